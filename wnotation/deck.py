@@ -1,0 +1,130 @@
+"""Age decks for N players and the seeded deal, ``SM64-FY`` (SplitMix64 driving Fisher–Yates).
+
+The deal is specified bit for bit in ``spec/7wn.md`` (section "Seeded deals") so that other implementations
+reproduce the same hands from the same seed; Python's :mod:`random` is deliberately not used. What a record says
+about its deals is the reader's business; this module only computes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from .catalog import AGES, MAX_PLAYERS, MIN_PLAYERS, Card, CatalogError, load
+
+SHUFFLE_ALGORITHM = "SM64-FY"
+HAND_SIZE = 7
+_MASK = (1 << 64) - 1
+
+T = TypeVar("T")
+
+
+def check_players(players: int) -> None:
+    """Raise :class:`CatalogError` unless 3 <= players <= 7 (the base game's range)."""
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CatalogError(f"{players} players: the base game is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+
+
+def guild_count(players: int) -> int:
+    """N+2 guilds go into the Age III deck (R-DECK)."""
+    return players + 2
+
+
+def check_guilds(players: int, guilds: Sequence[str]) -> tuple[Card, ...]:
+    """The guild cards named in ``guilds``; :class:`CatalogError` unless they are N+2 distinct guilds."""
+    catalog = load()
+    cards = []
+    for name in guilds:
+        card = catalog.card(name)
+        if not card.is_guild:
+            raise CatalogError(f"{card.name} is not a guild", name=name)
+        if card in cards:
+            raise CatalogError(f"guild {card.name} is listed twice", name=name)
+        cards.append(card)
+    want = guild_count(players)
+    if len(cards) != want:
+        raise CatalogError(f"{len(cards)} guilds listed: a {players}-player game uses exactly {want} (N+2)")
+    return tuple(sorted(cards, key=catalog.guilds.index))
+
+
+def deck(age: int, players: int, guilds: Sequence[str] = ()) -> tuple[Card, ...]:
+    """The Age deck of a ``players``-player game in canonical order (catalogue order, copies adjacent).
+
+    For Age III the guilds (exactly N+2 names) follow in catalogue order. Every deck holds 7·N cards.
+    """
+    check_players(players)
+    if age not in AGES:
+        raise CatalogError(f"Age {age}: the game has Ages 1 to 3")
+    cards = [c for c in load().age_cards(age) for _ in range(c.copies_for(players))]
+    if age == 3:
+        cards.extend(check_guilds(players, guilds))
+    assert len(cards) == HAND_SIZE * players, (age, players, len(cards))
+    return tuple(cards)
+
+
+class SplitMix64:
+    """Steele, Lea & Flood's SplitMix64: a 64-bit state advanced by the golden gamma, then mixed."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        if not 0 <= seed <= _MASK:
+            raise CatalogError(f"seed {seed} is outside 0 .. 2**64-1")
+        self.state = seed
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection so that no value is favoured."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next()
+            if x < limit:
+                return x % n
+
+
+def shuffle(items: Iterable[T], rng: SplitMix64) -> list[T]:
+    """Fisher–Yates (Durstenfeld): for i from len-1 down to 1, swap item i with item ``rng.below(i+1)``."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What a seed decides: the guilds and, per Age, each seat's 7 dealt cards (seat order)."""
+
+    seed: int
+    guilds: tuple[Card, ...]
+    hands: tuple[tuple[tuple[Card, ...], ...], ...]  # hands[age-1][seat-1]
+
+
+def deal(players: int, seed: int, guilds: Sequence[str] | None = None) -> Deal:
+    """The ``SM64-FY`` deal of a game: guilds drawn (unless given), then each Age deck shuffled and dealt.
+
+    One generator serves the whole game, in this order: the 10 guilds in catalogue order are shuffled and the
+    first N+2 kept (skipped when ``guilds`` is given); then for Ages I, II, III the canonical deck is shuffled and
+    seat k receives cards 7(k-1) .. 7k-1.
+    """
+    check_players(players)
+    rng = SplitMix64(seed)
+    catalog = load()
+    if guilds is None:
+        chosen = shuffle(catalog.guilds, rng)[: guild_count(players)]
+        guild_cards = tuple(sorted(chosen, key=catalog.guilds.index))
+    else:
+        guild_cards = check_guilds(players, guilds)
+    names = [g.name for g in guild_cards]
+    hands = []
+    for age in AGES:
+        cards = shuffle(deck(age, players, names), rng)
+        hands.append(tuple(tuple(cards[HAND_SIZE * k : HAND_SIZE * (k + 1)]) for k in range(players)))
+    return Deal(seed, guild_cards, tuple(hands))

@@ -1,0 +1,219 @@
+"""The Record: what a 7WN game says, nothing more, as frozen pydantic models.
+
+This is the boundary between the notation and the engine: the reader produces Records, the writer and the JSON
+export consume them, the engine replays them. Tests, bots and generators may build a Record directly. The
+Record holds names as written in canonical form (printed card names, ``"?"`` for an unknown card) and never
+imports the engine. Source spans are kept for error messages but take no part in equality or JSON.
+
+What the engine may assume about a Record (the reader guarantees it; :meth:`Record.model_validate` checks it):
+
+* 3..7 seats, numbered 1..N in clockwise order (R-SEAT), distinct Wonders;
+* card names are printed catalogue names or ``"?"``; guild names are guilds;
+* turns appear in order (Age I..III, turn 1..6 then the optional extra turn 7) and each action's ``seat`` is in
+  1..N. Everything else (legality, counts, coins) is the engine's to check and report as findings.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+UNKNOWN = "?"
+Use = Literal["build", "stage", "sell"]
+Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
+GLYPHS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
+FORMAT_VERSION = "7WN 1"
+EDITION = "2e"
+CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science")
+
+
+class Span(BaseModel):
+    """Where an element starts in its source text (1-based line and column, 0-based offset)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    line: int
+    column: int
+    offset: int = 0
+
+
+class _Model(BaseModel):
+    """Frozen, no extra fields; ``span`` is carried along but ignored by equality, hashing and JSON."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(
+            getattr(self, name) == getattr(other, name) for name in type(self).model_fields if name != "span"
+        )
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in type(self).model_fields if n != "span"))
+
+
+class Annotation(_Model):
+    """What a person wrote around an element: comments, a move glyph and structured key–value tags.
+
+    ``before``/``after`` hold comment texts in order (several allowed); ``tags`` holds parsed ``{key=value}``
+    pairs in file order (e.g. ``("eval", "+3")``), never left inside comment text.
+    """
+
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    glyph: Glyph | None = None
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.before or self.after or self.glyph or self.tags)
+
+
+NO_ANNOTATION = Annotation()
+
+
+class Purchase(_Model):
+    """Resource units bought from each neighbour for one payment (R-TRADE); each tuple is sorted."""
+
+    left: tuple[str, ...] = ()
+    right: tuple[str, ...] = ()
+
+
+class Pick(_Model):
+    """Halikarnassos' build from the discard pile (R-HALI): ``card`` is ``None`` when the seat declines."""
+
+    card: str | None = None
+    annotation: Annotation = NO_ANNOTATION
+    span: Span | None = Field(default=None, exclude=True)
+
+
+class Action(_Model):
+    """One seat's play in one turn.
+
+    ``card`` is a printed name or ``"?"`` (only where the rules hide it: a stage, a sale, a discard).
+    ``purchase`` is what the record states, or ``None`` to let the engine choose (R-TRADE-MINIMAL).
+    ``discard`` is turn 6's second card (``"?"`` if unseen), ``None`` when there is none (turns 1-5, or a
+    seat keeping its 7th card under R-BABYLON-N1). ``pick`` is set on the action that built a Halikarnassos
+    stage with the build-from-discard power.
+    """
+
+    seat: int
+    use: Use
+    card: str
+    purchase: Purchase | None = None
+    discard: str | None = None
+    pick: Pick | None = None
+    annotation: Annotation = NO_ANNOTATION
+    span: Span | None = Field(default=None, exclude=True)
+
+
+class Turn(_Model):
+    """Turn ``number`` (1..6, or 7 for Babylon's extra turn) of ``age`` (1..3), addressed ``I.3``.
+
+    A normal turn has one action per seat in seat order; an extra turn only those of the seats that play one.
+    """
+
+    age: int = Field(ge=1, le=3)
+    number: int = Field(ge=1, le=7)
+    actions: tuple[Action, ...]
+    annotation: Annotation = NO_ANNOTATION
+    span: Span | None = Field(default=None, exclude=True)
+
+    @property
+    def label(self) -> str:
+        return f"{('I', 'II', 'III')[self.age - 1]}.{self.number}"
+
+
+class Seat(_Model):
+    """A seat of the table (R-SEAT, R-BOARD): who sits there and the Wonder side it plays."""
+
+    name: str
+    wonder: str
+    side: Literal["day", "night"]
+    span: Span | None = Field(default=None, exclude=True)
+
+
+class Deal(_Model):
+    """The 7 cards dealt to each seat at the start of ``age`` (seat order); ``"?"`` for unseen cards."""
+
+    age: int = Field(ge=1, le=3)
+    hands: tuple[tuple[str, ...], ...]
+    span: Span | None = Field(default=None, exclude=True)
+
+
+class Seed(_Model):
+    """A seed for a named shuffle algorithm (``SM64-FY`` is the one this version defines)."""
+
+    algorithm: str
+    value: int = Field(ge=0, lt=1 << 64)
+
+
+class Tag(_Model):
+    name: str
+    value: str
+    span: Span | None = Field(default=None, exclude=True)
+
+
+class SeatResult(_Model):
+    """Expected results for one seat; any field may be left out, and only stated ones are verified."""
+
+    seat: int
+    military: int | None = None
+    treasury: int | None = None
+    wonder: int | None = None
+    civilian: int | None = None
+    commercial: int | None = None
+    guilds: int | None = None
+    science: int | None = None
+    total: int | None = None
+    coins: int | None = None
+    rank: int | None = None
+    span: Span | None = Field(default=None, exclude=True)
+
+
+class Record(_Model):
+    """One game of 7 Wonders as written: roster, optional deals, the turns and the optional expected results.
+
+    ``tags`` holds every header tag that has no field of its own (``Event``, ``Site``, … in file order).
+    """
+
+    format: str = FORMAT_VERSION
+    edition: str = EDITION
+    date: str | None = None
+    seats: tuple[Seat, ...]
+    tags: tuple[Tag, ...] = ()
+    guilds: tuple[str, ...] | None = None
+    seed: Seed | None = None
+    deals: tuple[Deal, ...] = ()
+    turns: tuple[Turn, ...] = ()
+    results: tuple[SeatResult, ...] = ()
+    annotation: Annotation = NO_ANNOTATION
+    span: Span | None = Field(default=None, exclude=True)
+
+    @model_validator(mode="after")
+    def _well_formed(self) -> "Record":
+        n = len(self.seats)
+        if not 3 <= n <= 7:
+            raise ValueError(f"{n} seats: the base game is for 3 to 7 players")
+        wonders = [s.wonder.casefold() for s in self.seats]
+        if len(set(wonders)) != n:
+            raise ValueError("two seats play the same Wonder (R-BOARD)")
+        for turn in self.turns:
+            for action in turn.actions:
+                if not 1 <= action.seat <= n:
+                    raise ValueError(f"{turn.label}: seat {action.seat} is not in 1..{n}")
+        return self
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of the first free tag called ``name`` (case-sensitive, as PGN)."""
+        return next((t.value for t in self.tags if t.name == name), default)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a Record, for implementations in other languages."""
+    return Record.model_json_schema()
