@@ -1,0 +1,179 @@
+"""The end-of-game score sheet (R-SCORE, R-SCIENCE-ANY, R-GUILD-COUNT, R-WIN): seven categories per seat, a total
+and the ranking. One pure function per category, reading card and stage effects, never card names. It does not
+resolve military conflicts (the tokens are given) nor decide when the game ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from wnotation.catalog import Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide
+
+CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science")
+
+
+@dataclass(frozen=True, slots=True)
+class CityView:
+    """What scoring needs to know of one city at the end of the game."""
+
+    cards: tuple[Card, ...]  # the Buildings in the city, guilds included (cards used for stages are not here)
+    wonder: WonderSide
+    stages: int  # stages built, left to right (R-STAGE)
+    coins: int
+    tokens: tuple[int, ...]  # military tokens: +1/+3/+5 victories, -1 defeats (R-MILITARY)
+
+    def built_stage_effects(self) -> tuple[Effect, ...]:
+        return tuple(e for stage in self.wonder.stages[: self.stages] for e in stage.effects)
+
+    def count(self, counts: tuple[str, ...]) -> int:
+        """How many of the things a counting effect names this city holds: cards of those colours, or stages."""
+        n = sum(1 for c in self.cards if c.colour in counts)
+        return n + self.stages if "wonder_stage" in counts else n
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One seat's row of the score sheet; ``rank`` 1 is a winner and shared places share a rank (1, 1, 3)."""
+
+    seat: int  # 1-based
+    military: int
+    treasury: int
+    wonder: int
+    civilian: int
+    commercial: int
+    guilds: int
+    science: int
+    total: int
+    coins: int
+    rank: int
+
+    @property
+    def categories(self) -> tuple[tuple[str, int], ...]:
+        """The seven categories as (name, points) pairs, in R-SCORE order."""
+        return tuple((name, getattr(self, name)) for name in CATEGORIES)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    lines: tuple[ScoreLine, ...]  # in seat order
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats ranked first: one, or several when the victory is shared (R-WIN)."""
+        return tuple(line.seat for line in self.lines if line.rank == 1)
+
+    def line(self, seat: int) -> ScoreLine:
+        return self.lines[seat - 1]
+
+    def __str__(self) -> str:
+        head = ("seat",) + tuple(name[:5] for name in CATEGORIES) + ("total", "coins", "rank")
+        rows = [head] + [
+            (str(ln.seat),) + tuple(str(v) for _, v in ln.categories) + (str(ln.total), str(ln.coins), str(ln.rank))
+            for ln in self.lines
+        ]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+        return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in rows)
+
+
+# --- categories ----------------------------------------------------------------------------------------------
+
+
+def military_points(city: CityView) -> int:
+    return sum(city.tokens)
+
+
+def treasury_points(city: CityView) -> int:
+    return city.coins // 3
+
+
+def wonder_points(city: CityView) -> int:
+    """Points printed on the built stages."""
+    return sum(e.amount for e in city.built_stage_effects() if isinstance(e, Points))
+
+
+def civilian_points(city: CityView) -> int:
+    """Points printed on blue cards."""
+    return sum(e.amount for c in city.cards if c.colour == "blue" for e in c.effects if isinstance(e, Points))
+
+
+def _counted(effect: PointsPer, city: CityView, left: CityView, right: CityView) -> int:
+    views = {"self": city, "left": left, "right": right}
+    return effect.each * sum(views[where].count(effect.counts) for where in effect.cities)
+
+
+def commercial_points(city: CityView, left: CityView, right: CityView) -> int:
+    """End-of-game points of yellow cards (Haven, Lighthouse, Chamber of Commerce, Arena, Ludus: own city)."""
+    return sum(
+        _counted(e, city, left, right)
+        for c in city.cards
+        if c.colour == "yellow"
+        for e in c.effects
+        if isinstance(e, PointsPer)
+    )
+
+
+def guild_points(city: CityView, left: CityView, right: CityView) -> int:
+    """Points of purple cards, counting the cities each names (R-GUILD-COUNT); the Scientists Guild's symbol
+    scores under science. A complete Wonder means every stage of the city's own side."""
+    total = 0
+    for card in city.cards:
+        if card.colour != "purple":
+            continue
+        for e in card.effects:
+            if isinstance(e, PointsPer):
+                total += _counted(e, city, left, right)
+            elif isinstance(e, PointsIfWonderComplete) and city.stages >= len(city.wonder.stages):
+                total += e.amount
+    return total
+
+
+def science_points(tablets: int, compasses: int, gears: int, wild: int = 0) -> int:
+    """Squares of each symbol count plus 7 per complete set, with ``wild`` "any" symbols placed to give the most
+    (R-SCIENCE-ANY). Tries every split of the wildcards: O(wild²), and wild is at most 2 in the base game."""
+    best = 0
+    for t in range(wild + 1):
+        for c in range(wild - t + 1):
+            a, b, g = tablets + t, compasses + c, gears + wild - t - c
+            best = max(best, a * a + b * b + g * g + 7 * min(a, b, g))
+    return best
+
+
+def science_score(city: CityView) -> int:
+    """The science category: symbols of the city's cards (guilds included) and of its built stages."""
+    symbols = [e.symbol for c in city.cards for e in c.effects if isinstance(e, Science)]
+    symbols += [e.symbol for e in city.built_stage_effects() if isinstance(e, Science)]
+    return science_points(symbols.count("tablet"), symbols.count("compass"), symbols.count("gear"),
+                          symbols.count("any"))
+
+
+# --- the sheet -----------------------------------------------------------------------------------------------
+
+
+def score(cities: Sequence[CityView]) -> ScoreSheet:
+    """The score sheet of a finished game; ``cities[i - 1]`` is seat ``i``.
+
+    The left neighbour of seat *i* is seat *i+1* and the right neighbour seat *i−1*, mod N (R-SEAT). Ranked by
+    total, then coins; seats still tied share the place and the next rank is skipped (R-WIN).
+    """
+    n = len(cities)
+    if n < 2:
+        raise ValueError(f"{n} cities: a table has at least two neighbours")
+    rows = []
+    for i, city in enumerate(cities):
+        left, right = cities[(i + 1) % n], cities[(i - 1) % n]
+        parts = (
+            military_points(city),
+            treasury_points(city),
+            wonder_points(city),
+            civilian_points(city),
+            commercial_points(city, left, right),
+            guild_points(city, left, right),
+            science_score(city),
+        )
+        rows.append((i + 1, parts, sum(parts), city.coins))
+    lines = tuple(
+        ScoreLine(seat, *parts, total=total, coins=coins,
+                  rank=1 + sum(1 for _, _, t, c in rows if (t, c) > (total, coins)))
+        for seat, parts, total, coins in rows
+    )
+    return ScoreSheet(lines)
