@@ -310,6 +310,7 @@ def test_palace_with_many_sources_is_fast():
 POOL = ("wood", "clay", "glass", "loom")
 source_st = st.lists(st.sampled_from(POOL), min_size=1, max_size=3, unique=True).map(tuple)
 sources_st = st.lists(source_st, max_size=3)
+neighbour_st = st.lists(source_st, max_size=4)
 cost_st = st.dictionaries(st.sampled_from(POOL), st.integers(1, 2), max_size=3)
 prices_st = st.builds(Prices, st.integers(1, 2), st.integers(1, 2), st.integers(1, 2), st.integers(1, 2))
 
@@ -347,7 +348,7 @@ def reference_minimal(cost, own, left, right, prices):
 
 
 @settings(max_examples=300, deadline=None)
-@given(cost_st, sources_st, sources_st, sources_st, prices_st, st.integers(0, 10))
+@given(cost_st, sources_st, neighbour_st, neighbour_st, prices_st, st.integers(0, 10))
 def test_solver_agrees_with_brute_force_R_TRADE_MINIMAL(cost, own, left, right, prices, budget):
     expected = reference_minimal(cost, own, left, right, prices)
     assert minimal_purchases(cost, own, left, right, prices) == expected
@@ -359,3 +360,31 @@ def test_solver_agrees_with_brute_force_R_TRADE_MINIMAL(cost, own, left, right, 
     # each minimal purchase passes the checker, priced the same
     for p in expected:
         assert check_purchase(cost, own, left, right, prices, 99, p.left, p.right) == p
+
+
+stated_st = st.lists(st.sampled_from(POOL), max_size=3).map(lambda u: tuple(sorted(u, key=RESOURCES.index)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(cost_st, sources_st, neighbour_st, neighbour_st, prices_st, st.integers(0, 8), stated_st, stated_st)
+def test_checker_accepts_exactly_the_affordable_minimal_purchases_R_TRADE_MINIMAL(
+    cost, own, left, right, prices, budget, stated_left, stated_right
+):
+    legal = {(p.left, p.right): p for p in reference_minimal(cost, own, left, right, prices) if p.coins <= budget}
+    got = check_purchase(cost, own, left, right, prices, budget, stated_left, stated_right)
+    if (stated_left, stated_right) in legal:
+        assert got == legal[stated_left, stated_right]
+    else:
+        assert isinstance(got, str) and got.endswith("]"), got
+        rule = got[got.rindex("[") + 1:-1]
+        assert rule in {"R-TRADE", "R-PRODUCE", "R-TRADE-MINIMAL", "R-COST-COINS"}
+        if rule == "R-TRADE":  # the neighbour really cannot sell those units at once
+            side, units, sources = (("left", stated_left, left) if got.startswith("left") else
+                                    ("right", stated_right, right))
+            assert units not in _outputs(sources)
+
+
+def test_cost_as_catalogue_pairs():
+    temple = catalog.card("Temple").cost.resources
+    assert cheapest(temple, [W, C], [G], [], P, 2) == cheapest({"wood": 1, "clay": 1, "glass": 1}, [W, C], [G], [], P, 2)
+    assert cheapest(temple, [W, C], [G], [], P, 2) == (Purchase(left=("glass",), left_coins=2),)

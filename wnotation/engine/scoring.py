@@ -6,7 +6,7 @@ resolve military conflicts (the tokens are given) nor decide when the game ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from wnotation.catalog import Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from wnotation.catalog import MANUFACTURED, RAW, RESOURCES, Effect, Produce, TradeDiscount
 
@@ -163,9 +163,10 @@ def _sources_key(sources: Sequence[Source]) -> tuple[Source, ...]:
     return tuple(sorted(_source(tuple(s)) for s in sources))
 
 
-def _counts(cost: Mapping[str, int]) -> tuple[int, ...]:
+def _counts(cost: Mapping[str, int] | Iterable[tuple[str, int]]) -> tuple[int, ...]:
+    """A cost as a count per resource in RESOURCES order; also takes pairs, as ``catalog.Cost.resources``."""
     counts = [0] * len(RESOURCES)
-    for r, n in cost.items():
+    for r, n in (cost.items() if isinstance(cost, Mapping) else cost):
         i = _INDEX.get(r)
         if i is None:
             raise ValueError(f"unknown resource {r!r} in cost")
@@ -208,8 +209,11 @@ class _Space:
             size *= cap + 1
         self.bases = tuple(bases)
         self.size = size
-        self.digits = tuple(itertools.product(*(range(cap + 1) for cap in reversed(self.caps))))
-        self.digits = tuple(tuple(reversed(d)) for d in self.digits)
+        # product() varies its last factor fastest; feeding it the caps reversed makes the first type the
+        # fastest, matching base 1, so digits[idx] is the vector numbered idx
+        self.digits = tuple(
+            tuple(reversed(d)) for d in itertools.product(*(range(cap + 1) for cap in reversed(self.caps)))
+        )
 
     def index(self, counts: Sequence[int]) -> int:
         """The number of a sub-cost given as a 7-vector (each count at most the cost's)."""
@@ -294,6 +298,9 @@ def _solve(counts: tuple[int, ...], own: tuple[Source, ...], left: tuple[Source,
 def minimal_purchases(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
                       right: Sequence[Source], prices: Prices = DEFAULT_PRICES) -> tuple[Purchase, ...]:
     """Every minimal purchase that covers ``cost`` (no bought unit can be dropped, R-TRADE-MINIMAL), at any price.
+
+    ``cost`` is a mapping resource → units, or (resource, units) pairs as in ``catalog.Cost.resources`` (the same
+    holds for every function here).
 
     Returns a shared tuple in canonical order (see the module docstring); ``()`` when no purchase covers the cost,
     ``(Purchase(),)`` when own production does.
