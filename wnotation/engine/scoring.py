@@ -5,8 +5,8 @@ resolve military conflicts (the tokens are given) nor decide when the game ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from wnotation.catalog import Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide
 

@@ -20,9 +20,9 @@ Refused with :class:`ValueError`: unknown resource names, negative counts, empty
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from collections.abc import Iterable, Mapping, Sequence
 
 from wnotation.catalog import MANUFACTURED, RAW, RESOURCES, Effect, Produce, TradeDiscount
 
@@ -160,6 +160,17 @@ def _source(choices: tuple[str, ...]) -> Source:
 
 
 def _sources_key(sources: Sequence[Source]) -> tuple[Source, ...]:
+    """Sources in a canonical order (their order never matters), so that equal questions share a cache entry."""
+    if isinstance(sources, tuple):
+        try:
+            return _tuple_sources_key(sources)
+        except TypeError:  # an unhashable source inside: fall through
+            pass
+    return tuple(sorted(_source(tuple(s)) for s in sources))
+
+
+@lru_cache(maxsize=4096)
+def _tuple_sources_key(sources: tuple[Source, ...]) -> tuple[Source, ...]:
     return tuple(sorted(_source(tuple(s)) for s in sources))
 
 
