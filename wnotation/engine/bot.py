@@ -1,0 +1,162 @@
+"""A small built-in bot that plays complete legal games from a seed and returns them as Records.
+
+The games feed tests, benchmarks and ``wnotation generate``; the bot is deliberately simple (``random`` or a
+one-ply ``greedy`` heuristic) and plays no better than that. All randomness is SplitMix64 (``deck``), never
+Python's :mod:`random`, so a seed gives the same game on every platform.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .. import deck, record
+from ..catalog import Card, PlayLastCard, Points, WonderSide, load
+from .legal import LegalAction, legal_actions
+from .rules import Play, deal_events, end_age, pick_options, picks_owed, seats_to_act, step_picks, step_turn
+from .scoring import CityView, score
+from .state import State, Table, fold, info, initial, stage_info
+
+BOTS = ("random", "greedy")
+#: Seat names of generated games, seat 1 first.
+NAMES = ("Ada", "Bob", "Cyd", "Dee", "Eve", "Fox", "Gus")
+#: The Wonders and sides come from a second SM64 generator seeded with ``seed ^ WONDER_SALT`` ("WONDERS" in ASCII).
+WONDER_SALT = 0x574F4E44455253
+
+
+def draw_wonders(players: int, seed: int) -> tuple[WonderSide, ...]:
+    """The Wonder sides of a generated game: the 7 Wonders in catalogue order shuffled (SM64-FY) by the generator
+    seeded with ``seed ^ WONDER_SALT``, seat k taking the k-th; then one ``below(2)`` per seat (0 day, 1 night)."""
+    catalog = load()
+    rng = deck.SplitMix64(seed ^ WONDER_SALT)
+    names = list(dict.fromkeys(w.name for w in catalog.wonders))
+    chosen = deck.shuffle(names, rng)[:players]
+    return tuple(catalog.wonder(name, ("day", "night")[rng.below(2)]) for name in chosen)
+
+
+def _value(state: State, a: LegalAction) -> float:
+    """The greedy bot's estimate of an action: points, shields, science and coins it brings now."""
+    city = state.cities[a.seat - 1]
+    if a.use == "sell":
+        return 1.0
+    if a.use == "stage":
+        i = stage_info(city.wonder, city.stages + 1)
+        effects = city.wonder.stages[city.stages].effects
+        gain = 1.5
+    else:
+        i = info(a.card)
+        effects = a.card.effects
+        gain = 0.0
+    gain += sum(e.amount for e in effects if isinstance(e, Points))
+    gain += 1.6 * i.shields + (2.5 if i.science else 0) + 1.2 * len(i.sources) + 0.8 * len(i.discounts)
+    gain += i.coins / 3 - a.coins / 3
+    if a.card.colour == "purple" and a.use == "build":
+        gain += 4
+    return gain
+
+
+def _choose(state: State, options: Sequence[LegalAction], bot: str, rng: deck.SplitMix64) -> LegalAction:
+    if bot == "random":
+        return options[rng.below(len(options))]
+    best = max(range(len(options)), key=lambda k: (_value(state, options[k]), -k))
+    return options[best]
+
+
+def _keeps(state: State, a: LegalAction) -> bool:
+    """Whether ``a.seat`` will keep its last card after this turn 6 (R-BABYLON-N1)."""
+    city = state.cities[a.seat - 1]
+    if PlayLastCard in city.powers:
+        return True
+    return a.use == "stage" and any(type(e) is PlayLastCard for e in city.wonder.stages[city.stages].effects)
+
+
+def _pick(state: State, seat: int, bot: str, rng: deck.SplitMix64) -> Card | None:
+    options = pick_options(state, seat)
+    if not options:
+        return None
+    if bot == "random":
+        return options[rng.below(len(options))]
+    return max(options, key=lambda c: (_value(state, LegalAction(seat, "build", c)), -options.index(c)))
+
+
+def _action(play: Play, a: LegalAction, discard: Card | None) -> dict:
+    purchase = None
+    if not a.default:
+        purchase = record.Purchase(left=a.purchase.left, right=a.purchase.right)
+    return {"seat": play.seat, "use": a.use, "card": a.card.name, "purchase": purchase,
+            "discard": discard.name if discard is not None else None}
+
+
+def play_game(players: int, seed: int, bot: str = "random",
+              wonders: Sequence[WonderSide] | None = None) -> record.Record:
+    """A complete legal game of ``players`` seats dealt by ``deck.deal(players, seed)``, played by ``bot``.
+
+    ``wonders`` (Wonder sides in seat order) default to :func:`draw_wonders`. The Record holds the seed, the
+    guilds, every action (a purchase only when it is not the engine's default), Babylon's extra turns,
+    Halikarnassos' picks, and the results from the final score sheet. Raises ``ValueError`` for an unknown bot
+    or a player count outside 3..7. Deterministic in its arguments.
+    """
+    if bot not in BOTS:
+        raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
+    deck.check_players(players)
+    dealt = deck.deal(players, seed)
+    sides = tuple(wonders) if wonders is not None else draw_wonders(players, seed)
+    if len(sides) != players:
+        raise ValueError(f"{len(sides)} Wonders for {players} seats")
+    table = Table(NAMES[:players], sides, dealt.guilds)
+    rng = deck.SplitMix64(seed)
+    state = initial(table)
+    turns: list[record.Turn] = []
+    for age in (1, 2, 3):
+        state = fold(state, deal_events(age, dealt.hands[age - 1]))
+        sixth: dict[int, dict] = {}
+        while seats_to_act(state):
+            turn = state.turn + 1
+            plays, actions = [], {}
+            for seat in seats_to_act(state):
+                a = _choose(state, legal_actions(state, seat), bot, rng)
+                discard = None
+                if turn == 6 and not _keeps(state, a):
+                    rest = list(state.hands[seat - 1])
+                    rest.remove(a.card)
+                    discard = rest[0]
+                purchase = None if a.default else (a.purchase.left, a.purchase.right)
+                play = Play(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())
+                plays.append(play)
+                actions[seat] = _action(play, a, discard)
+            events, findings, state = step_turn(state, plays)
+            assert not findings, findings
+            if turn < 6:
+                state = _picks(state, actions, bot, rng)
+            if turn == 6:
+                sixth = actions
+            turns.append(record.Turn(age=age, number=turn,
+                                     actions=tuple(record.Action(**actions[s]) for s in sorted(actions))))
+        if picks_owed(state):
+            state = _picks(state, sixth, bot, rng)
+            k = next(i for i in range(len(turns) - 1, -1, -1) if turns[i].number == 6)
+            turns[k] = record.Turn(age=age, number=6,
+                                   actions=tuple(record.Action(**sixth[s]) for s in sorted(sixth)))
+        state = fold(state, end_age(state))
+    sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in state.cities])
+    return record.Record(
+        seats=tuple(record.Seat(name=table.names[k], wonder=w.name, side=w.side) for k, w in enumerate(sides)),
+        guilds=tuple(g.name for g in dealt.guilds),
+        seed=record.Seed(algorithm=deck.SHUFFLE_ALGORITHM, value=seed),
+        tags=(record.Tag(name="Event", value=f"wnotation bot game ({bot})"),),
+        turns=tuple(turns),
+        results=tuple(record.SeatResult(seat=ln.seat, **{f: getattr(ln, f) for f in (
+            "military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total", "coins",
+            "rank")}) for ln in sheet.lines),
+    )
+
+
+def _picks(state: State, actions: dict[int, dict], bot: str, rng: deck.SplitMix64) -> State:
+    """Choose and resolve the builds from the discard pile owed at ``state``; note them in ``actions``."""
+    choices = {}
+    for seat in picks_owed(state):
+        card = _pick(state, seat, bot, rng)
+        choices[seat] = (card.name if card is not None else None,)
+        actions[seat]["pick"] = record.Pick(card=choices[seat][0])
+    _, findings, state = step_picks(state, choices, state.address)
+    assert not findings, findings
+    return state

@@ -1,0 +1,47 @@
+"""Findings: what the engine has to say about a record (an illegal action, a wrong expected result, a note).
+
+A finding is a value with the rule ID it enforces, the position address, the seat and the source span copied from
+the Record element it concerns. Rendering with file names and carets is the notation and CLI layers' job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from ..record import Span
+
+Severity = Literal["error", "warning", "note"]
+
+_RULE_SUFFIX = re.compile(r"\s*\[(R-[A-Z0-9-]+)\]\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem or remark, e.g. ``II.3 Bob cannot build Temple: needs … [R-TRADE]``.
+
+    ``message`` is a sentence a player understands, starting with the seat's name when there is one;
+    ``address`` is ``II.3``, ``I.0`` (the deal), ``III.end`` (end of Age) or ``game`` (results).
+    """
+
+    rule: str
+    message: str
+    address: str
+    seat: int | None = None
+    span: Span | None = None
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        return f"{self.address} {self.message} [{self.rule}]"
+
+    def __repr__(self) -> str:
+        return f"Finding({self.rule!r}, {self.message!r}, {self.address!r}, seat={self.seat!r})"
+
+
+def split_rule(reason: str, default: str) -> tuple[str, str]:
+    """``(rule, text)`` from a reason ending in ``[R-…]`` (as the trade solver writes them); else ``default``."""
+    m = _RULE_SUFFIX.search(reason)
+    if m is None:
+        return default, reason
+    return m.group(1), reason[: m.start()]

@@ -1,0 +1,292 @@
+"""Replay a Record: decode it once into plain plays, fold the events Age by Age, keep every turn-boundary position.
+
+The result, :class:`Replay`, holds the events, the findings, the positions (``I.0`` … ``III.end``) and the score
+sheet, and verifies the record's expected results (R-SCORE). It neither reads text nor renders findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from .. import deck
+from ..catalog import AGE_NUMERALS, Card, CatalogError, load
+from ..record import CATEGORIES, UNKNOWN, Record, Span
+from . import deals as dealing
+from .findings import Finding
+from .rules import Play, address, deal_events, end_age, picks_owed, seats_to_act, step_picks, step_turn
+from .scoring import CityView, ScoreSheet, score
+from .state import State, Table, fold, initial
+
+_FIELDS = CATEGORIES + ("total", "coins", "rank")
+
+
+@dataclass(frozen=True, eq=False)
+class Replay:
+    """A replayed game. ``events`` and ``findings`` in game order; ``positions`` maps each address to its state.
+
+    Positions are shared, never copied: ``position(a)`` and stepping through them are O(1). ``scores`` is the
+    score sheet once Age III has ended, else ``None``.
+    """
+
+    events: tuple
+    findings: tuple[Finding, ...]
+    positions: dict[str, State] = field(repr=False)
+    marks: dict[str, int] = field(repr=False)  # address -> number of events folded to reach it
+    scores: ScoreSheet | None
+
+    def position(self, where: str) -> State:
+        """The state at address ``where`` (``I.0``, ``II.3``, ``I.7``, ``III.end``); ``KeyError`` naming the
+        addresses that exist when there is no such position."""
+        try:
+            return self.positions[where]
+        except KeyError:
+            have = ", ".join(self.positions) or "none"
+            raise KeyError(f"no position {where!r} in this game (positions: {have})") from None
+
+    def __iter__(self) -> Iterator[tuple[str, State]]:
+        """``(address, state)`` in game order."""
+        return iter(self.positions.items())
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    @property
+    def addresses(self) -> tuple[str, ...]:
+        return tuple(self.positions)
+
+    @property
+    def final(self) -> State | None:
+        """The last position reached, or ``None`` if nothing was dealt."""
+        return next(reversed(self.positions.values()), None)
+
+    @property
+    def complete(self) -> bool:
+        return self.scores is not None
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding is an error."""
+        return not any(f.severity == "error" for f in self.findings)
+
+
+# --- decoding the Record ----------------------------------------------------------------------------------------
+
+
+class _Decoded:
+    __slots__ = ("plays", "spans", "order", "findings")
+
+    def __init__(self) -> None:
+        self.plays: dict[tuple[int, int], list[Play]] = {}
+        self.spans: dict[tuple[int, int], Span | None] = {}
+        self.order: list[tuple[int, int]] = []
+        self.findings: list[Finding] = []
+
+
+_CARDS: dict[tuple[str, int], Card] = {}
+
+
+def _card(name: str, age: int, where: str, seat: int, span: Span | None, out: list[Finding]) -> Card | None:
+    if name == UNKNOWN:
+        return None
+    found = _CARDS.get((name, age))
+    if found is not None:
+        return found
+    try:
+        found = _CARDS[(name, age)] = load().card(name, age)
+        return found
+    except CatalogError as exc:
+        out.append(Finding("R-DECK", f"{exc}; taken as an unknown card", where, seat, span))
+        return None
+
+
+def _decode(record: Record) -> _Decoded:
+    d = _Decoded()
+    for turn in record.turns:
+        key = (turn.age, turn.number)
+        where = address(*key)
+        if key in d.plays:
+            d.findings.append(Finding("R-TURN", f"turn {where} is written twice; the second is ignored", where,
+                                      None, turn.span))
+            continue
+        plays = []
+        for a in turn.actions:
+            card = _card(a.card, turn.age, where, a.seat, a.span, d.findings)
+            discard: tuple = ()
+            if a.discard is not None:
+                discard = (_card(a.discard, turn.age, where, a.seat, a.span, d.findings),)
+            pick: tuple = ()
+            pick_span = None
+            if a.pick is not None:
+                pick = (a.pick.card,)
+                pick_span = a.pick.span or a.span
+            purchase = None if a.purchase is None else (tuple(a.purchase.left), tuple(a.purchase.right))
+            plays.append(Play(a.seat, a.use, card, purchase, discard, pick, a.span, pick_span))
+        d.plays[key] = plays
+        d.spans[key] = turn.span
+        d.order.append(key)
+    return d
+
+
+# --- the replay -------------------------------------------------------------------------------------------------
+
+
+class _Run:
+    """The replay loop's working data."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.findings: list[Finding] = []
+        self.events: list = []
+        self.positions: dict[str, State] = {}
+        self.marks: dict[str, int] = {}
+        self.decoded = _decode(record)
+        self.findings += self.decoded.findings
+        self.guilds = self._guilds()
+        self.seed_deal = None
+        if record.seed is not None:
+            names = [g.name for g in self.guilds] if self.guilds is not None else None
+            self.seed_deal, notes = dealing.from_seed(record, names)
+            self.findings += notes
+            if self.seed_deal is not None and self.guilds is None:
+                self.guilds = self.seed_deal.guilds
+        catalog = load()
+        wonders = tuple(catalog.wonder(s.wonder, s.side) for s in record.seats)
+        self.table = Table(tuple(s.name for s in record.seats), wonders, self.guilds)
+        self.state = initial(self.table)
+
+    def _guilds(self) -> tuple[Card, ...] | None:
+        if self.record.guilds is None:
+            return None
+        try:
+            return deck.check_guilds(self.record.players, self.record.guilds)
+        except CatalogError as exc:
+            self.findings.append(Finding("R-DECK", str(exc), "III.0", None, self.record.span))
+            return None
+
+    def mark(self) -> None:
+        self.positions[self.state.address] = self.state
+        self.marks[self.state.address] = len(self.events)
+
+    def later(self, age: int, turn: int) -> bool:
+        """Whether the record has a turn after ``age``.``turn``."""
+        return any(k > (age, turn) for k in self.decoded.order)
+
+    def push(self, events, findings, state: State) -> None:
+        self.events += events
+        self.findings += findings
+        self.state = state
+
+    # ---
+
+    def hands(self, age: int) -> dealing.Hands:
+        n = self.record.players
+        plays = {t: ps for (a, t), ps in self.decoded.plays.items() if a == age}
+        written, found = dealing.stated(self.record, age)
+        self.findings += found
+        where = f"{AGE_NUMERALS[age]}.0"
+        seeded = self.seed_deal.hands[age - 1] if self.seed_deal is not None else None
+        if written is not None:
+            span = next(d.span for d in self.record.deals if d.age == age)
+            self.findings += dealing.check_deck(age, n, self.guilds, dealing.hand_uses(age, written, span))
+            if seeded is not None and any(w is not None and w is not s for wh, sh in zip(written, seeded)
+                                          for w, s in zip(wh, sh)):
+                self.findings.append(Finding("R-DECK", f"the deal of Age {AGE_NUMERALS[age]} differs from the "
+                                             "deal of the record's seed; the written deal is used", where, None, span))
+            return written
+        if seeded is not None:
+            return seeded
+        rebuilt, uses = dealing.rebuild(age, n, plays)
+        self.findings += dealing.check_deck(age, n, self.guilds, [u for hand in uses for u in hand])
+        return rebuilt
+
+    def run(self) -> None:
+        for age in (1, 2, 3):
+            if not any(a == age for a, _ in self.decoded.order):
+                return  # the record stops before this Age
+            dealt = deal_events(age, self.hands(age))
+            self.push(dealt, (), fold(self.state, dealt))
+            self.mark()
+            if not self.age(age):
+                return
+
+    def age(self, age: int) -> bool:
+        """Play the turns, the extra turn, the picks and military of ``age``; False if the record stops."""
+        plays = self.decoded.plays
+        for t in range(1, 7):
+            if (age, t) not in plays:
+                if self.later(age, t):
+                    self.findings.append(Finding("R-TURN", f"turn {address(age, t)} is missing; the replay stops "
+                                                 "here", address(age, t), None, None))
+                return False
+            self.push(*step_turn(self.state, plays[(age, t)]))
+            if t < 6:
+                self.picks(age, t, plays[(age, t)], address(age, t))
+            self.mark()
+        keepers = seats_to_act(self.state)
+        if keepers:
+            if (age, 7) in plays:
+                self.push(*step_turn(self.state, plays[(age, 7)]))
+            elif self.later(age, 7):
+                self.push(*step_turn(self.state, ()))
+            else:
+                return False
+            self.mark()
+        elif (age, 7) in plays:
+            for p in plays[(age, 7)]:
+                self.findings.append(Finding("R-BABYLON-N1", f"{self.table.names[p.seat - 1]} plays an extra turn "
+                                             "without a kept last card; ignored", address(age, 7), p.seat, p.span))
+        self.picks(age, 6, plays[(age, 6)], address(age, "end"))
+        ending = end_age(self.state)
+        self.push(ending, (), fold(self.state, ending))
+        self.mark()
+        return True
+
+    def picks(self, age: int, turn: int, plays: list[Play], where: str) -> None:
+        owed = set(picks_owed(self.state))
+        choices = {p.seat: p.pick for p in plays if p.pick}
+        spans = {p.seat: p.pick_span for p in plays}
+        for p in plays:
+            if p.pick and p.seat not in owed:
+                self.findings.append(Finding("R-HALI", f"{self.table.names[p.seat - 1]} has no build from the "
+                                             "discard pile this turn; the pick is ignored", address(age, turn),
+                                             p.seat, p.pick_span))
+        if owed:
+            self.push(*step_picks(self.state, choices, where, spans))
+
+
+def replay(record: Record) -> Replay:
+    """Replay ``record``: every event, finding and turn-boundary position, and the score sheet when the game is
+    complete, with the record's expected results verified (R-SCORE). Deterministic. Cost: linear in the number of
+    actions, with memoised trade-solver calls."""
+    run = _Run(record)
+    run.run()
+    sheet = None
+    if run.state.finished:
+        sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in run.state.cities])
+    run.findings += _verify(record, sheet, run.table)
+    return Replay(tuple(run.events), tuple(run.findings), run.positions, run.marks, sheet)
+
+
+def _verify(record: Record, sheet: ScoreSheet | None, table: Table) -> list[Finding]:
+    """R-SCORE findings for each stated expected result that differs from the computed score sheet."""
+    if not record.results:
+        return []
+    if sheet is None:
+        return [Finding("R-SCORE", "the record states results, but the game is incomplete: they are not checked",
+                        "game", None, record.results[0].span, "warning")]
+    found = []
+    for r in record.results:
+        if not 1 <= r.seat <= len(sheet.lines):
+            found.append(Finding("R-SCORE", f"results for seat {r.seat}, which is not at the table", "III.end",
+                                 None, r.span))
+            continue
+        line = sheet.line(r.seat)
+        name = table.names[r.seat - 1]
+        for f in _FIELDS:
+            want = getattr(r, f)
+            got = getattr(line, f)
+            if want is not None and want != got:
+                found.append(Finding("R-SCORE", f"expected {f} {want} for {name}, computed {got}", "III.end",
+                                     r.seat, r.span))
+    return found

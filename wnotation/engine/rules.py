@@ -1,0 +1,478 @@
+"""Turn resolution: each seat's play is checked against the turn-start state, then events are decided (R-RESOLVE).
+
+Decide, record, apply: functions here map a state and plays to events and findings; they never change a state
+(they fold their own events with :func:`~wnotation.engine.state.apply` to see the result). Wonder powers are read
+from effects, never from Wonder names. Reading a Record and the order of a whole game are in :mod:`.replay`.
+
+After an illegal play the replay goes on as the record says, so that one error does not cascade:
+
+* a build or stage that cannot be paid (R-TRADE, R-COST-COINS, R-PRODUCE …) is placed **unpaid**
+  (``CardBuilt.how == "unpaid"``): the record's word wins and later chains and counts still see it;
+* a duplicate Building (R-UNIQUE), a stage beyond the last (R-STAGE), a build of an unknown card and a missing
+  action are applied as a **discard without reward** (the card leaves the hand for the pile, nothing else);
+* a card that is not in the hand the seat holds (R-DECK / R-PASS) is played anyway;
+* an illegal pick from the discard pile (R-HALI, R-UNIQUE) counts as declined.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from ..catalog import (
+    AGE_NUMERALS,
+    Card,
+    CatalogError,
+    FreeFirstCardEachAge,
+    FreeFirstOfColour,
+    FreeLastCardEachAge,
+    PlayLastCard,
+    load,
+)
+from ..record import Span
+from . import events as ev
+from .findings import Finding, split_rule
+from .state import City, State, fold, info, stage_info
+from .trade import Purchase, check_purchase, cheapest, explain_unaffordable
+
+NO_PURCHASE = Purchase()
+#: Points per military victory in Ages I, II, III; a defeat is always -1 (R-MILITARY).
+VICTORY = (1, 3, 5)
+DEFEAT = -1
+SALE = 3  # coins for a sold card (R-TURN)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One seat's action in one turn, as plain values (the replay decodes Record actions into these once).
+
+    ``use`` is ``build``, ``stage`` or ``sell`` (``discard`` is the engine's own fallback for a missing action).
+    ``card`` is ``None`` for an unknown card. ``purchase`` is ``(left units, right units)`` as stated, or ``None``
+    to let the engine choose (R-TRADE-MINIMAL). ``discard`` is turn 6's last card: ``()`` none stated (the seat
+    keeps it, R-BABYLON-N1), ``(None,)`` unseen, ``(card,)``. ``pick`` is Halikarnassos' choice: ``()`` not
+    stated, ``(None,)`` declined, ``("Name",)`` the printed name of the card taken from the pile.
+    """
+
+    seat: int
+    use: str
+    card: Card | None
+    purchase: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    discard: tuple[Card | None, ...] = ()
+    pick: tuple[str | None, ...] = ()
+    span: Span | None = None
+    pick_span: Span | None = None
+
+
+def address(age: int, turn: int | str) -> str:
+    """``II.3``, ``I.0``, ``III.end``."""
+    return f"{AGE_NUMERALS[age]}.{turn}"
+
+
+def passing(age: int) -> int:
+    """The direction hands pass after a turn of ``age``: left in Ages I and III, right in Age II (R-PASS)."""
+    return ev.RIGHT if age == 2 else ev.LEFT
+
+
+# --- who acts -------------------------------------------------------------------------------------------------
+
+
+def seats_to_act(state: State) -> tuple[int, ...]:
+    """The seats that must play a card in the next turn: everybody on turns 1..6, the seats that kept their last
+    card on the extra turn (R-BABYLON-N1), nobody once the Age's turns are over (picks and military remain)."""
+    if state.age == 0 or state.ended:
+        return ()
+    if state.turn < 6:
+        return tuple(range(1, state.players + 1))
+    if state.turn == 6:
+        return tuple(k + 1 for k, h in enumerate(state.hands) if h)
+    return ()
+
+
+def picks_owed(state: State) -> tuple[int, ...]:
+    """The seats owed a build from the discard pile (R-HALI), in seat order."""
+    return tuple(c.seat for c in state.cities if c.picks)
+
+
+# --- paying ---------------------------------------------------------------------------------------------------
+
+
+def free_reason(state: State, city: City, card: Card, turn: int) -> str | None:
+    """Why ``card`` may be built for free on ``turn``: ``"chain"`` (R-CHAIN), ``"power"`` (R-OLYMPIA-D2,
+    R-OLYMPIA-N1, R-OLYMPIA-N2), or ``None``. Reads the turn-start ``city``, so a chain source or a power built
+    this same turn does not count."""
+    if card.chain_from and not city.names.isdisjoint(card.chain_from):
+        return "chain"
+    powers = city.powers
+    if powers:
+        if FreeFirstOfColour in powers and card.colour not in city.colours:
+            return "power"
+        if turn == 1 and FreeFirstCardEachAge in powers and city.power_age(FreeFirstCardEachAge) < state.age:
+            return "power"
+        if turn == 6 and FreeLastCardEachAge in powers:
+            return "power"
+    return None
+
+
+def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
+            stated: tuple[tuple[str, ...], tuple[str, ...]] | None) -> Purchase | str:
+    """The purchase that pays ``cost`` plus ``coin_cost`` for ``seat`` in ``state`` (the turn-start state), or the
+    reason it cannot, ending in a rule ID. A stated purchase is checked; without one the default (the first
+    cheapest, R-TRADE-MINIMAL) is chosen. Cost: one trade-solver call (memoised)."""
+    city = state.cities[seat - 1]
+    budget = city.coins - coin_cost
+    if budget < 0:
+        coins = "1 coin" if coin_cost == 1 else f"{coin_cost} coins"
+        return f"costs {coins}, has {city.coins} [R-COST-COINS]"
+    buys = stated is not None and (stated[0] or stated[1])
+    if not cost and not buys:
+        return NO_PURCHASE
+    n = len(state.cities)
+    left, right = state.cities[seat % n].tradable, state.cities[(seat - 2) % n].tradable
+    if stated is None:
+        options = cheapest(cost, city.own, left, right, city.prices, budget)
+        if options:
+            return options[0]
+        return explain_unaffordable(cost, city.own, left, right, city.prices, budget)
+    return check_purchase(cost, city.own, left, right, city.prices, budget, stated[0], stated[1])
+
+
+def _paid(seat: int, n: int, coin_cost: int, p: Purchase, out: list) -> None:
+    if coin_cost:
+        out.append(ev.CoinsPaid(seat, None, coin_cost))
+    if p.left_coins:
+        out.append(ev.CoinsPaid(seat, seat % n + 1, p.left_coins))
+    if p.right_coins:
+        out.append(ev.CoinsPaid(seat, (seat - 2) % n + 1, p.right_coins))
+
+
+def count(state: State, seat: int, counts: tuple[str, ...], cities: Iterable[str]) -> int:
+    """How many of ``counts`` (colours, or ``wonder_stage``) the named ``cities`` of ``seat`` hold in ``state``."""
+    n = len(state.cities)
+    total = 0
+    for where in cities:
+        k = seat - 1 if where == "self" else seat % n if where == "left" else (seat - 2) % n
+        c = state.cities[k]
+        total += sum(1 for b in c.buildings if b.colour in counts)
+        if "wonder_stage" in counts:
+            total += c.stages
+    return total
+
+
+def card_income(state: State, seat: int, card: Card) -> int:
+    """Coins ``card`` gives when built, counted in ``state`` with the card in place (R-COUNT-SAMETURN)."""
+    i = info(card)
+    coins = i.coins
+    for cp in i.coins_per:
+        coins += cp.each * count(state, seat, cp.counts, cp.cities)
+    return coins
+
+
+# --- one turn ---------------------------------------------------------------------------------------------------
+
+
+def _hand_text(hand: Sequence[Card | None]) -> str:
+    return ", ".join("?" if c is None else c.name for c in hand) or "nothing"
+
+
+class _Turn:
+    """The working data of one turn's resolution (kept together to keep the functions small)."""
+
+    __slots__ = ("state", "age", "turn", "where", "findings")
+
+    def __init__(self, state: State, turn: int) -> None:
+        self.state = state
+        self.age = state.age
+        self.turn = turn
+        self.where = address(state.age, turn)
+        self.findings: list[Finding] = []
+
+    def name(self, seat: int) -> str:
+        return self.state.table.names[seat - 1]
+
+    def find(self, rule: str, message: str, seat: int | None, span: Span | None, severity: str = "error") -> None:
+        self.findings.append(Finding(rule, message, self.where, seat, span, severity))
+
+
+def _check_hand(t: _Turn, p: Play) -> None:
+    hand = t.state.hands[p.seat - 1]
+    if p.card is None or p.card in hand or None in hand:
+        return
+    name = t.name(p.seat)
+    holders = [t.name(k + 1) for k, h in enumerate(t.state.hands) if p.card in h]
+    if holders:
+        t.find("R-PASS", f"{name} plays {p.card.name}, but at this turn that card is in the hand {holders[0]} "
+               f"holds; {name} holds {_hand_text(hand)}", p.seat, p.span)
+    else:
+        t.find("R-DECK", f"{name} plays {p.card.name}, which is not in the hand {name} holds: "
+               f"{_hand_text(hand)}", p.seat, p.span)
+
+
+def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
+    """Check ``p`` against the turn-start state; append its placement events to ``out`` and what earns income
+    (decided after every placement, R-RESOLVE) to ``incomes``."""
+    s, seat, card = t.state, p.seat, p.card
+    city = s.cities[seat - 1]
+    _check_hand(t, p)
+    use = p.use
+    if use == "build":
+        if card is None:
+            t.find("R-TURN", f"{t.name(seat)} builds a card that the record does not name", seat, p.span)
+            out.append(ev.CardDiscarded(seat, None))
+            return
+        if card.name in city.names:
+            t.find("R-UNIQUE", f"{t.name(seat)} cannot build {card.name}: the city already has one", seat, p.span)
+            out.append(ev.CardDiscarded(seat, card))
+            return
+        free = free_reason(s, city, card, t.turn)
+        if free is not None and not (p.purchase and (p.purchase[0] or p.purchase[1])):
+            out.append(ev.CardBuilt(seat, card, free))
+        else:
+            i = info(card)
+            paid = payment(s, seat, i.cost, card.cost.coins, p.purchase)
+            if isinstance(paid, str):
+                rule, why = split_rule(paid, "R-TRADE")
+                t.find(rule, f"{t.name(seat)} cannot build {card.name}: {why}", seat, p.span)
+                out.append(ev.CardBuilt(seat, card, "unpaid"))
+            else:
+                out.append(ev.CardBuilt(seat, card, "paid"))
+                _paid(seat, len(s.cities), card.cost.coins, paid, out)
+        incomes.append((seat, "card", card))
+    elif use == "stage":
+        n = city.stages + 1
+        if n > len(city.wonder.stages):
+            t.find("R-STAGE", f"{t.name(seat)} cannot build a stage: all {city.stages} stages of "
+                   f"{city.wonder} are built", seat, p.span)
+            out.append(ev.CardDiscarded(seat, card))
+            return
+        st = city.wonder.stages[n - 1]
+        paid = payment(s, seat, stage_info(city.wonder, n).cost, st.cost.coins, p.purchase)
+        out.append(ev.StageBuilt(seat, n, card))
+        if isinstance(paid, str):
+            rule, why = split_rule(paid, "R-TRADE")
+            t.find(rule, f"{t.name(seat)} cannot build stage {n} of {city.wonder}: {why}", seat, p.span)
+        else:
+            _paid(seat, len(s.cities), st.cost.coins, paid, out)
+        incomes.append((seat, "stage", n))
+    elif use == "sell":
+        out.append(ev.CardSold(seat, card))
+        incomes.append((seat, "sale", None))
+    else:
+        out.append(ev.CardDiscarded(seat, card))
+
+
+def _incomes(placed: State, incomes: list) -> list:
+    out = []
+    for seat, kind, what in incomes:
+        if kind == "sale":
+            out.append(ev.CoinsGained(seat, SALE, "sale"))
+        elif kind == "card":
+            coins = card_income(placed, seat, what)
+            if coins:
+                out.append(ev.CoinsGained(seat, coins, "card"))
+        else:
+            coins = stage_info(placed.cities[seat - 1].wonder, what).coins
+            if coins:
+                out.append(ev.CoinsGained(seat, coins, "stage"))
+    return out
+
+
+def _last_cards(t: _Turn, placed: State, chosen: Mapping[int, Play]) -> list:
+    """Turn 6: each remaining card is discarded (R-LAST) unless its seat keeps it (R-BABYLON-N1)."""
+    out = []
+    for k, hand in enumerate(placed.hands):
+        if not hand:
+            continue
+        seat = k + 1
+        p = chosen[seat]
+        if not p.discard:
+            if PlayLastCard in placed.cities[k].powers:
+                continue  # kept for the extra turn
+            can = any(type(e) is PlayLastCard for st in placed.cities[k].wonder.stages for e in st.effects)
+            if can:
+                t.find("R-BABYLON-N1", f"{t.name(seat)} cannot keep the last card: the stage that allows it "
+                       "is not built; it is discarded", seat, p.span)
+            else:
+                t.find("R-LAST", f"{t.name(seat)} must discard the last card; the record names none",
+                       seat, p.span)
+            out.append(ev.CardDiscarded(seat, hand[0]))
+            continue
+        stated = p.discard[0]
+        left = hand[0]
+        if stated is not None and left is not None and stated is not left and stated != left:
+            t.find("R-LAST", f"{t.name(seat)} discards {stated.name}, but the last card left in hand is "
+                   f"{left.name}", seat, p.span)
+        out.append(ev.CardDiscarded(seat, stated if stated is not None else left))
+    return out
+
+
+def step_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...], tuple[Finding, ...], State]:
+    """Resolve the next turn: ``(events, findings, state after the events)``.
+
+    Every play is checked against ``state`` (R-RESOLVE, R-COINS-TURNSTART); then incomes are decided with every
+    card in place (R-COUNT-SAMETURN); on turn 6 the last cards are discarded or kept (R-LAST, R-BABYLON-N1); hands
+    pass (R-PASS). Builds from the discard pile are not part of the turn: see :func:`resolve_picks`. Raises
+    ``ValueError`` if no turn can be played at ``state`` (misuse, not a finding).
+    """
+    acting = seats_to_act(state)
+    if not acting:
+        raise ValueError(f"no turn can be played at {state.address}")
+    t = _Turn(state, state.turn + 1)
+    chosen: dict[int, Play] = {}
+    for p in plays:
+        if p.seat not in acting:
+            if t.turn == 7:
+                t.find("R-BABYLON-N1", f"{t.name(p.seat)} has no last card to play in an extra turn", p.seat, p.span)
+            else:
+                t.find("R-TURN", f"seat {p.seat} is not at the table", p.seat, p.span)
+        elif p.seat in chosen:
+            t.find("R-TURN", f"{t.name(p.seat)} plays twice in one turn; the second play is ignored", p.seat, p.span)
+        else:
+            chosen[p.seat] = p
+    placements: list = []
+    incomes: list = []
+    for seat in acting:
+        p = chosen.get(seat)
+        if p is None:
+            if t.turn == 7:
+                t.find("R-BABYLON-N1", f"{t.name(seat)} kept a last card but plays no extra turn; it is discarded",
+                       seat, None)
+            else:
+                t.find("R-TURN", f"{t.name(seat)} has no action this turn; a card of the hand is discarded",
+                       seat, None)
+            p = chosen[seat] = Play(seat, "discard", None)
+        _place(t, p, placements, incomes)
+    placed = fold(state, placements)
+    events = placements + _incomes(placed, incomes)
+    after = fold(placed, events[len(placements):])
+    tail: list = []
+    if t.turn == 6:
+        tail += _last_cards(t, after, chosen)
+    elif t.turn < 6:
+        tail.append(ev.HandsPassed(passing(state.age)))
+    tail.append(ev.TurnResolved(state.age, t.turn))
+    after = fold(after, tail)
+    return tuple(events + tail), tuple(t.findings), after
+
+
+def resolve_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...], tuple[Finding, ...]]:
+    """The events and findings of the next turn (see :func:`step_turn`, which also returns the new state)."""
+    events, findings, _ = step_turn(state, plays)
+    return events, findings
+
+
+# --- builds from the discard pile, end of an Age ---------------------------------------------------------------
+
+
+def pick_options(state: State, seat: int) -> tuple[Card, ...]:
+    """The distinct cards ``seat`` may take from the discard pile (R-HALI, R-UNIQUE), in pile order.
+
+    Unknown cards in the pile are not offered (nobody can name them)."""
+    names = state.cities[seat - 1].names
+    seen: set[str] = set()
+    out = []
+    for c in state.discard:
+        if c is not None and c.name not in names and c.name not in seen:
+            seen.add(c.name)
+            out.append(c)
+    return tuple(out)
+
+
+def _find_in_pile(state: State, name: str) -> Card | None:
+    for c in state.discard:
+        if c is not None and c.name == name:
+            return c
+    return None
+
+
+def step_picks(state: State, picks: Mapping[int, tuple[str | None, ...]], where: str,
+               spans: Mapping[int, Span | None] | None = None
+               ) -> tuple[tuple[ev.Event, ...], tuple[Finding, ...], State]:
+    """Resolve the builds from the discard pile owed at ``state`` (R-HALI, R-HALI-LAST): ``(events, findings,
+    state after)``. ``picks[seat]`` is as :attr:`Play.pick`; a seat owed nothing is not looked at. A picked card
+    is built for free and its income applies (R-COUNT-SAMETURN). ``where`` is the address for findings."""
+    events: list = []
+    findings: list[Finding] = []
+    spans = spans or {}
+    for seat in picks_owed(state):
+        city = state.cities[seat - 1]
+        name = state.table.names[seat - 1]
+        span = spans.get(seat)
+        choice = picks.get(seat, ())
+        for _ in range(city.picks):
+            card = None
+            if not choice:
+                if any(c is not None and c.name not in city.names for c in state.discard) or None in state.discard:
+                    findings.append(Finding("R-HALI", f"{name} may build a card from the discard pile; the record "
+                                            "states no choice, taken as declined", where, seat, span, "warning"))
+            elif choice[0] is None:
+                pass
+            elif choice[0] == "?":
+                findings.append(Finding("R-HALI", f"{name} builds from the discard pile a card the record does "
+                                        "not name; taken as declined", where, seat, span))
+            else:
+                card = _find_in_pile(state, choice[0])
+                if card is None and None in state.discard:
+                    card = design(choice[0], state.age)  # may be one of the pile's unknown cards
+                if card is None:
+                    findings.append(Finding("R-HALI", f"{name} cannot build {choice[0]} from the discard pile: it "
+                                            f"holds {_hand_text(state.discard)}", where, seat, span))
+                elif card.name in city.names:
+                    findings.append(Finding("R-UNIQUE", f"{name} cannot build {card.name} from the discard pile: "
+                                            "the city already has one", where, seat, span))
+                    card = None
+            if card is None:
+                e: ev.Event = ev.PickDeclined(seat)
+                state = fold(state, (e,))
+                events.append(e)
+                continue
+            e = ev.PickedFromDiscard(seat, card)
+            state = fold(state, (e,))
+            events.append(e)
+            coins = card_income(state, seat, card)
+            if coins:
+                e = ev.CoinsGained(seat, coins, "card")
+                state = fold(state, (e,))
+                events.append(e)
+            choice = ()
+    return tuple(events), tuple(findings), state
+
+
+def design(name: str, age: int) -> Card | None:
+    """The card design called ``name`` from ``age`` or the latest earlier Age, or ``None`` if there is none."""
+    catalog = load()
+    for a in range(age, 0, -1):
+        try:
+            return catalog.card(name, a)
+        except CatalogError:
+            continue
+    return None
+
+
+def resolve_picks(state: State, picks: Mapping[int, tuple[str | None, ...]], where: str = ""
+                  ) -> tuple[tuple[ev.Event, ...], tuple[Finding, ...]]:
+    """The events and findings of the builds from the discard pile owed at ``state`` (see :func:`step_picks`)."""
+    events, findings, _ = step_picks(state, picks, where or state.address)
+    return events, findings
+
+
+def deal_events(age: int, hands: Sequence[Sequence[Card | None]]) -> tuple[ev.Event, ...]:
+    """The event that starts ``age`` with ``hands`` (seat order, 7 cards each)."""
+    return (ev.AgeDealt(age, tuple(tuple(h) for h in hands)),)
+
+
+def end_age(state: State) -> tuple[ev.Event, ...]:
+    """Military (R-MILITARY) and the end of the Age, once the turns and the picks are over.
+
+    Each seat compares shields with its left, then its right neighbour: more gives 1/3/5 points by Age, fewer -1.
+    """
+    n = len(state.cities)
+    win = VICTORY[state.age - 1]
+    out: list = []
+    for c in state.cities:
+        for other in (state.cities[c.seat % n], state.cities[(c.seat - 2) % n]):
+            if c.shields > other.shields:
+                out.append(ev.ConflictResolved(c.seat, other.seat, win))
+            elif c.shields < other.shields:
+                out.append(ev.ConflictResolved(c.seat, other.seat, DEFEAT))
+    out.append(ev.AgeEnded(state.age))
+    return tuple(out)

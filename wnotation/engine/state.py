@@ -1,0 +1,394 @@
+"""Immutable game state and :func:`apply`, the only way it changes: one small mutator per event class.
+
+States are NamedTuples of tuples (cheap to build, never copied: what an event does not touch is shared with the
+previous state). ``apply`` checks that an event comes at the right step (:class:`IntegrityError`), never legality:
+that is :mod:`wnotation.engine.rules`' job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
+
+from ..catalog import (
+    AGE_NUMERALS,
+    BuildFromDiscard,
+    Card,
+    Coins,
+    CoinsPer,
+    FreeFirstCardEachAge,
+    FreeFirstOfColour,
+    FreeLastCardEachAge,
+    PlayLastCard,
+    Produce,
+    Science,
+    Shields,
+    TradeDiscount,
+    WonderSide,
+)
+from . import events as ev
+from .trade import Prices, prices_for
+
+Source = tuple[str, ...]
+
+#: The Wonder powers (effect classes) a city holds once their stage is built; rules read these, never names.
+POWERS = frozenset({PlayLastCard, BuildFromDiscard, FreeFirstOfColour, FreeFirstCardEachAge, FreeLastCardEachAge})
+
+
+class IntegrityError(RuntimeError):
+    """An event arrived at a step where it cannot happen: a bug in whoever produced the events."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What never changes during a game: the seats' names and Wonder sides, and the guilds when known."""
+
+    names: tuple[str, ...]
+    wonders: tuple[WonderSide, ...]
+    guilds: tuple[Card, ...] | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+
+class CardInfo(NamedTuple):
+    """What the engine needs of a card, computed once per card design (see :func:`info`)."""
+
+    card: Card
+    sources: tuple[Source, ...]  # one entry per unit it produces (a double card gives two)
+    tradable: tuple[Source, ...]
+    shields: int
+    science: str | None
+    coins: int  # coins taken once when built
+    coins_per: tuple[CoinsPer, ...]
+    discounts: tuple[TradeDiscount, ...]
+    cost: dict[str, int]  # resource units to pay (shared: never mutate)
+
+
+_INFO: dict[int, CardInfo] = {}
+
+
+def info(card: Card) -> CardInfo:
+    """The :class:`CardInfo` of ``card``, cached by identity (catalogue cards live as long as the process)."""
+    found = _INFO.get(id(card))
+    if found is not None and found.card is card:
+        return found
+    found = _info_of(card.effects, card)
+    _INFO[id(card)] = found
+    return found
+
+
+def _info_of(effects, card) -> CardInfo:
+    sources: list[Source] = []
+    tradable: list[Source] = []
+    shields = coins = 0
+    science = None
+    coins_per: list[CoinsPer] = []
+    discounts: list[TradeDiscount] = []
+    for e in effects:
+        if isinstance(e, Produce):
+            sources.extend([e.choices] * e.amount)
+            if e.tradable:
+                tradable.extend([e.choices] * e.amount)
+        elif isinstance(e, Shields):
+            shields += e.amount
+        elif isinstance(e, Science):
+            science = e.symbol
+        elif isinstance(e, Coins):
+            coins += e.amount
+        elif isinstance(e, CoinsPer):
+            coins_per.append(e)
+        elif isinstance(e, TradeDiscount):
+            discounts.append(e)
+    cost = dict(card.cost.resources) if card is not None else {}
+    return CardInfo(card, tuple(sources), tuple(tradable), shields, science, coins, tuple(coins_per),
+                    tuple(discounts), cost)
+
+
+_STAGE_INFO: dict[tuple[int, int], CardInfo] = {}
+
+
+def stage_info(wonder: WonderSide, stage: int) -> CardInfo:
+    """The :class:`CardInfo` of stage ``stage`` (1-based) of ``wonder`` (``card`` is ``None``)."""
+    key = (id(wonder), stage)
+    found = _STAGE_INFO.get(key)
+    if found is None:
+        st = wonder.stages[stage - 1]
+        found = _info_of(st.effects, None)._replace(cost=dict(st.cost.resources))
+        _STAGE_INFO[key] = found
+    return found
+
+
+class City(NamedTuple):
+    """One seat's city. Production is kept as unit sources for the trade solver (R-PRODUCE, R-TRADE)."""
+
+    seat: int
+    wonder: WonderSide
+    buildings: tuple[Card, ...]  # in build order
+    names: frozenset[str]  # the Buildings' names (R-UNIQUE)
+    colours: frozenset[str]
+    stages: int  # stages built, left to right (R-STAGE)
+    stage_ages: tuple[int, ...]  # the Age in which each built stage was built
+    staged: tuple[Card | None, ...]  # the cards under the board
+    coins: int
+    shields: int
+    science: tuple[str, ...]  # symbols, "any" included
+    tokens: tuple[int, ...]  # military tokens in the order taken
+    own: tuple[Source, ...]  # every unit source the city may use itself
+    tradable: tuple[Source, ...]  # the sources its neighbours may buy from (R-TRADE)
+    discounts: tuple[TradeDiscount, ...]
+    prices: Prices  # what this city pays its neighbours per unit (R-PRICE)
+    powers: frozenset[type]  # Wonder powers of the built stages (effect classes)
+    picks: int  # builds from the discard pile owed (R-HALI)
+
+    def power_age(self, power: type) -> int | None:
+        """The Age in which the first stage granting ``power`` was built, or ``None``."""
+        for k, st in enumerate(self.wonder.stages[: self.stages]):
+            if any(type(e) is power for e in st.effects):
+                return self.stage_ages[k]
+        return None
+
+    @property
+    def military(self) -> int:
+        return sum(self.tokens)
+
+
+def new_city(seat: int, wonder: WonderSide) -> City:
+    """A city before Age I: the starting resource and 3 coins (R-START)."""
+    start = ((wonder.resource,),)
+    return City(seat, wonder, (), frozenset(), frozenset(), 0, (), (), 3, 0, (), (), start, start, (),
+                prices_for(()), frozenset(), 0)
+
+
+class State(NamedTuple):
+    """A position: the cities, the hands, the discard pile, and where the game stands.
+
+    ``age`` is 0 before Age I is dealt; ``turn`` counts the turns resolved in this Age (7 after Babylon's extra
+    turn); ``ended`` is true once the Age's military is resolved. ``hands[seat-1]`` is the hand that seat holds
+    now, ``None`` standing for an unknown card. Everything is shared with earlier states where unchanged.
+    """
+
+    table: Table
+    age: int
+    turn: int
+    ended: bool
+    cities: tuple[City, ...]
+    hands: tuple[tuple[Card | None, ...], ...]
+    discard: tuple[Card | None, ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.cities)
+
+    @property
+    def address(self) -> str:
+        """This position's address: ``I.0`` after the deal, ``II.3`` after a turn, ``III.end`` after military."""
+        if self.age == 0:
+            return "start"
+        return f"{AGE_NUMERALS[self.age]}.{'end' if self.ended else self.turn}"
+
+    @property
+    def finished(self) -> bool:
+        return self.age == 3 and self.ended
+
+    def left(self, seat: int) -> int:
+        """The left neighbour of ``seat``: seat i+1 (R-SEAT)."""
+        return seat % len(self.cities) + 1
+
+    def right(self, seat: int) -> int:
+        """The right neighbour of ``seat``: seat i-1 (R-SEAT)."""
+        return (seat - 2) % len(self.cities) + 1
+
+
+def initial(table: Table) -> State:
+    """The position before Age I is dealt."""
+    cities = tuple(new_city(k + 1, w) for k, w in enumerate(table.wonders))
+    return State(table, 0, 0, True, cities, tuple(() for _ in cities), ())
+
+
+# --- mutators: one per event class ---------------------------------------------------------------------------
+
+
+def _take(hand: tuple, card: Card | None) -> tuple:
+    """``hand`` without ``card``. An unknown card takes an unknown slot; when none is left, the hand's remaining
+    cards can no longer be told apart and all become unknown. A known card missing from the hand takes an unknown
+    slot, else the last card (the rules engine has reported R-DECK: the record's action wins over the deal)."""
+    if card is not None:
+        try:
+            k = hand.index(card)
+        except ValueError:
+            pass
+        else:
+            return hand[:k] + hand[k + 1 :]
+    try:
+        k = hand.index(None)
+    except ValueError:
+        if not hand:
+            raise IntegrityError("a card left an empty hand") from None
+        return (None,) * (len(hand) - 1) if card is None else hand[:-1]
+    return hand[:k] + hand[k + 1 :]
+
+
+def _playing(s: State) -> None:
+    if s.age == 0 or s.ended:
+        raise IntegrityError(f"no turn is in progress at {s.address}")
+
+
+def _replace_city(s: State, seat: int, city: City, hands=None, discard=None) -> State:
+    cities = s.cities[: seat - 1] + (city,) + s.cities[seat:]
+    return State(s.table, s.age, s.turn, s.ended, cities, s.hands if hands is None else hands,
+                 s.discard if discard is None else discard)
+
+
+def _hands_without(s: State, seat: int, card: Card | None) -> tuple:
+    return s.hands[: seat - 1] + (_take(s.hands[seat - 1], card),) + s.hands[seat:]
+
+
+def _with_building(c: City, card: Card) -> City:
+    i = info(card)
+    discounts = c.discounts + i.discounts if i.discounts else c.discounts
+    return City(
+        c.seat, c.wonder, c.buildings + (card,), c.names | {card.name}, c.colours | {card.colour}, c.stages,
+        c.stage_ages, c.staged, c.coins, c.shields + i.shields,
+        c.science + (i.science,) if i.science else c.science, c.tokens,
+        c.own + i.sources if i.sources else c.own, c.tradable + i.tradable if i.tradable else c.tradable,
+        discounts, prices_for(discounts) if i.discounts else c.prices, c.powers, c.picks,
+    )
+
+
+def _card_built(s: State, e: ev.CardBuilt) -> State:
+    _playing(s)
+    city = _with_building(s.cities[e.seat - 1], e.card)
+    return _replace_city(s, e.seat, city, hands=_hands_without(s, e.seat, e.card))
+
+
+def _stage_built(s: State, e: ev.StageBuilt) -> State:
+    _playing(s)
+    c = s.cities[e.seat - 1]
+    if e.stage != c.stages + 1 or e.stage > len(c.wonder.stages):
+        raise IntegrityError(f"stage {e.stage} after {c.stages} of {c.wonder}")
+    st = c.wonder.stages[e.stage - 1]
+    i = stage_info(c.wonder, e.stage)
+    powers = frozenset(type(x) for x in st.effects if type(x) in POWERS)
+    picks = c.picks + sum(1 for x in st.effects if isinstance(x, BuildFromDiscard))
+    city = City(
+        c.seat, c.wonder, c.buildings, c.names, c.colours, e.stage, c.stage_ages + (s.age,),
+        c.staged + (e.card,), c.coins, c.shields + i.shields, c.science + (i.science,) if i.science else c.science,
+        c.tokens, c.own + i.sources if i.sources else c.own, c.tradable + i.tradable if i.tradable else c.tradable,
+        c.discounts, c.prices, c.powers | powers if powers else c.powers, picks,
+    )
+    return _replace_city(s, e.seat, city, hands=_hands_without(s, e.seat, e.card))
+
+
+def _card_sold(s: State, e: ev.CardSold | ev.CardDiscarded) -> State:
+    _playing(s)
+    return State(s.table, s.age, s.turn, s.ended, s.cities, _hands_without(s, e.seat, e.card),
+                 s.discard + (e.card,))
+
+
+_COINS, _TOKENS, _PICKS = City._fields.index("coins"), City._fields.index("tokens"), City._fields.index("picks")
+_new_tuple = tuple.__new__
+
+
+def _set(c: City, field: int, value) -> City:
+    """``c`` with one field replaced (a cheaper ``_replace`` for the hot path)."""
+    return _new_tuple(City, c[:field] + (value,) + c[field + 1 :])
+
+
+def _coins(s: State, seat: int, delta: int) -> State:
+    c = s.cities[seat - 1]
+    return _replace_city(s, seat, _set(c, _COINS, c.coins + delta))
+
+
+def _coins_paid(s: State, e: ev.CoinsPaid) -> State:
+    _playing(s)
+    s = _coins(s, e.seat, -e.amount)
+    return s if e.to is None else _coins(s, e.to, e.amount)
+
+
+def _coins_gained(s: State, e: ev.CoinsGained) -> State:
+    if s.age == 0:
+        raise IntegrityError("coins gained before Age I")
+    return _coins(s, e.seat, e.amount)
+
+
+def _picked(s: State, e: ev.PickedFromDiscard) -> State:
+    c = s.cities[e.seat - 1]
+    if c.picks < 1:
+        raise IntegrityError(f"seat {e.seat} picks from the discard pile without a stage that allows it")
+    city = _set(_with_building(c, e.card), _PICKS, c.picks - 1)
+    pile = _take(s.discard, e.card)
+    return _replace_city(s, e.seat, city, discard=pile)
+
+
+def _declined(s: State, e: ev.PickDeclined) -> State:
+    c = s.cities[e.seat - 1]
+    if c.picks < 1:
+        raise IntegrityError(f"seat {e.seat} declines a pick it was not owed")
+    return _replace_city(s, e.seat, _set(c, _PICKS, c.picks - 1))
+
+
+def _age_dealt(s: State, e: ev.AgeDealt) -> State:
+    if e.age != s.age + 1 or not s.ended or any(s.hands):
+        raise IntegrityError(f"Age {e.age} dealt at {s.address}")
+    if len(e.hands) != len(s.cities):
+        raise IntegrityError(f"{len(e.hands)} hands dealt to {len(s.cities)} seats")
+    return State(s.table, e.age, 0, False, s.cities, e.hands, s.discard)
+
+
+def _hands_passed(s: State, e: ev.HandsPassed) -> State:
+    _playing(s)
+    h = s.hands
+    # direction +1: seat i's hand goes to seat i+1, so the new hand of seat i is the old hand of seat i-1.
+    hands = h[-1:] + h[:-1] if e.direction == ev.LEFT else h[1:] + h[:1]
+    return State(s.table, s.age, s.turn, s.ended, s.cities, hands, s.discard)
+
+
+def _turn_resolved(s: State, e: ev.TurnResolved) -> State:
+    _playing(s)
+    if e.age != s.age or e.turn != s.turn + 1:
+        raise IntegrityError(f"turn {e.age}.{e.turn} resolved at {s.address}")
+    return State(s.table, s.age, e.turn, s.ended, s.cities, s.hands, s.discard)
+
+
+def _conflict(s: State, e: ev.ConflictResolved) -> State:
+    _playing(s)
+    c = s.cities[e.seat - 1]
+    return _replace_city(s, e.seat, _set(c, _TOKENS, c.tokens + (e.token,)))
+
+
+def _age_ended(s: State, e: ev.AgeEnded) -> State:
+    _playing(s)
+    if e.age != s.age or any(s.hands) or any(c.picks for c in s.cities):
+        raise IntegrityError(f"Age {e.age} ended at {s.address} with cards in hand or picks owed")
+    return State(s.table, s.age, s.turn, True, s.cities, s.hands, s.discard)
+
+
+_APPLY: dict[type, Callable[[State, ev.Event], State]] = {
+    ev.AgeDealt: _age_dealt,
+    ev.CardBuilt: _card_built,
+    ev.StageBuilt: _stage_built,
+    ev.CardSold: _card_sold,
+    ev.CardDiscarded: _card_sold,
+    ev.CoinsPaid: _coins_paid,
+    ev.CoinsGained: _coins_gained,
+    ev.PickedFromDiscard: _picked,
+    ev.PickDeclined: _declined,
+    ev.HandsPassed: _hands_passed,
+    ev.TurnResolved: _turn_resolved,
+    ev.ConflictResolved: _conflict,
+    ev.AgeEnded: _age_ended,
+}
+
+
+def apply(state: State, event: ev.Event) -> State:
+    """The state after ``event``. Raises :class:`IntegrityError` if the event cannot happen at this step."""
+    return _APPLY[type(event)](state, event)
+
+
+def fold(state: State, events) -> State:
+    """``state`` after every event of ``events`` in order."""
+    for e in events:
+        state = _APPLY[type(e)](state, e)
+    return state
