@@ -166,6 +166,82 @@ def _effect(data: dict) -> Effect:
     return _POWERS[kind]()
 
 
+def _join(words: tuple[str, ...] | list[str], last: str = "and") -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+_CITIES = {
+    ("self",): "your city",
+    ("left",): "your left neighbour's city",
+    ("right",): "your right neighbour's city",
+    ("left", "right"): "both neighbours' cities",
+    ("self", "left", "right"): "your city and both neighbours' cities",
+}
+
+
+def _counted(counts: tuple[str, ...]) -> str:
+    return "Wonder stage built" if counts == ("wonder_stage",) else f"{_join(counts, 'or')} card"
+
+
+def describe(effect: Effect) -> str:
+    """The effect in plain English, e.g. ``produces wood or clay`` or ``1 VP per green card in both neighbours'
+    cities (end of game)``. The one source of effect wording for the CLI and error messages."""
+    match effect:
+        case Produce(choices, amount, tradable):
+            what = _join(choices, "or") if len(choices) < 3 else f"one of {_join(choices, 'or')}"
+            text = f"produces {amount}×{what}" if amount > 1 else f"produces {what}"
+            return text if tradable else f"{text} (not for sale to neighbours)"
+        case Points(amount):
+            return f"{amount} VP"
+        case Shields(amount):
+            return _plural(amount, "shield")
+        case Coins(amount):
+            return f"{_plural(amount, 'coin')} from the bank, once"
+        case Science(symbol):
+            return "science symbol of your choice (end of game)" if symbol == "any" else f"science symbol: {symbol}"
+        case TradeDiscount(resources, neighbours, price):
+            kind = {RAW: "raw materials", MANUFACTURED: "manufactured goods"}.get(resources, _join(resources))
+            whom = {("left",): "the left neighbour", ("right",): "the right neighbour"}.get(
+                neighbours, "either neighbour"
+            )
+            return f"{kind} bought from {whom} cost {_plural(price, 'coin')}"
+        case CoinsPer(counts, each, cities):
+            return f"{_plural(each, 'coin')} per {_counted(counts)} in {_CITIES[cities]} (once, when built)"
+        case PointsPer(counts, each, cities):
+            return f"{each} VP per {_counted(counts)} in {_CITIES[cities]} (end of game)"
+        case PointsIfWonderComplete(amount):
+            return f"{amount} VP if you have built every stage of your Wonder"
+        case PlayLastCard():
+            return "play the last card of each Age instead of discarding it"
+        case BuildFromDiscard():
+            return "build a card from the discard pile for free"
+        case FreeFirstOfColour():
+            return "build a card of a colour your city lacks for free"
+        case FreeFirstCardEachAge():
+            return "build the first card of each later Age for free"
+        case FreeLastCardEachAge():
+            return "build the last card of each Age for free"
+    raise TypeError(f"not an effect: {effect!r}")
+
+
+def effect_data(effect: Effect) -> dict:
+    """The effect as a JSON-ready dict in the data file's schema (the inverse of loading); a fresh dict."""
+    for kind, cls in _POWERS.items():
+        if type(effect) is cls:
+            return {"type": kind}
+    kind = re.sub(r"(?<!^)(?=[A-Z])", "_", type(effect).__name__).lower()
+    data: dict = {"type": kind}
+    for field in effect.__dataclass_fields__:
+        value = getattr(effect, field)
+        data[field] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
 # --- cards and Wonders ---------------------------------------------------------------------------------------
 
 
@@ -351,6 +427,50 @@ def _unknown(kind: str, name: str, table: dict[str, str]) -> CatalogError:
     suggestion = table[close[0]] if close else None
     hint = f"; did you mean {suggestion}?" if suggestion else ""
     return CatalogError(f"unknown {kind} {name!r}{hint}", name=name, suggestion=suggestion)
+
+
+def cost_data(cost: Cost) -> dict:
+    """The cost as JSON-ready data: ``{"coins": n, "resources": {resource: units}}``; a fresh dict."""
+    return {"coins": cost.coins, "resources": dict(cost.resources)}
+
+
+def card_data(card: Card) -> dict:
+    """One card design as JSON-ready data (what ``wnotation cards --json`` prints); a fresh dict.
+
+    ``copies_by_players`` maps "3".."7" to the copies in that deck (all 0 for a guild: N+2 guilds are drawn).
+    Each effect carries its wording from :func:`describe` under ``text``.
+    """
+    return {
+        "key": card.key,
+        "name": card.name,
+        "age": card.age,
+        "colour": card.colour,
+        "guild": card.is_guild,
+        "cost": cost_data(card.cost),
+        "effects": [effect_data(e) | {"text": describe(e)} for e in card.effects],
+        "copies": list(card.copies),
+        "copies_by_players": {str(n): card.copies_for(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)},
+        "chain_from": list(card.chain_from),
+        "chain_to": list(card.chain_to),
+    }
+
+
+def wonder_data(side: WonderSide) -> dict:
+    """One Wonder side as JSON-ready data; a fresh dict."""
+    return {
+        "name": side.name,
+        "side": side.side,
+        "full_name": side.full_name,
+        "resource": side.resource,
+        "stages": [
+            {
+                "stage": s.index,
+                "cost": cost_data(s.cost),
+                "effects": [effect_data(e) | {"text": describe(e)} for e in s.effects],
+            }
+            for s in side.stages
+        ],
+    }
 
 
 @cache

@@ -1,6 +1,6 @@
 """Age decks for N players and the seeded deal, ``SM64-FY`` (SplitMix64 driving Fisher–Yates).
 
-The deal is specified bit for bit in ``spec/7wn.md`` (section "Seeded deals") so that other implementations
+The deal is specified bit for bit, with test vectors, in ``spec/deal.md`` so that other implementations
 reproduce the same hands from the same seed; Python's :mod:`random` is deliberately not used. What a record says
 about its deals is the reader's business; this module only computes them.
 """
@@ -81,7 +81,9 @@ class SplitMix64:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in [0, n), by rejection so that no value is favoured."""
+        """A uniform integer in [0, n) for 1 <= n <= 2**64, by rejection so that no value is favoured."""
+        if not 1 <= n <= 1 << 64:
+            raise ValueError(f"below({n}): n must be in 1 .. 2**64")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next()
@@ -111,17 +113,17 @@ def deal(players: int, seed: int, guilds: Sequence[str] | None = None) -> Deal:
     """The ``SM64-FY`` deal of a game: guilds drawn (unless given), then each Age deck shuffled and dealt.
 
     One generator serves the whole game, in this order: the 10 guilds in catalogue order are shuffled and the
-    first N+2 kept (skipped when ``guilds`` is given); then for Ages I, II, III the canonical deck is shuffled and
-    seat k receives cards 7(k-1) .. 7k-1.
+    first N+2 kept; then for Ages I, II, III the canonical deck is shuffled and seat k receives cards
+    7(k-1) .. 7k-1. The guild draw always runs, so that listing the guilds (``guilds``, which then replace the
+    drawn ones) never changes the Age I and II hands of a seed. Raises :class:`CatalogError` for a player count
+    outside 3..7, a seed outside 0..2**64-1 or an impossible guild list.
     """
     check_players(players)
-    rng = SplitMix64(seed)
     catalog = load()
-    if guilds is None:
-        chosen = shuffle(catalog.guilds, rng)[: guild_count(players)]
-        guild_cards = tuple(sorted(chosen, key=catalog.guilds.index))
-    else:
-        guild_cards = check_guilds(players, guilds)
+    given = None if guilds is None else check_guilds(players, guilds)
+    rng = SplitMix64(seed)
+    drawn = shuffle(catalog.guilds, rng)[: guild_count(players)]
+    guild_cards = given if given is not None else tuple(sorted(drawn, key=catalog.guilds.index))
     names = [g.name for g in guild_cards]
     hands = []
     for age in AGES:
