@@ -1,0 +1,113 @@
+"""Bot-played games: complete, legal, deterministic, and every invariant of the game holds (properties)."""
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wnotation import deck
+from wnotation.engine import events as ev
+from wnotation.engine import replay
+from wnotation.engine.bot import draw_wonders, play_game
+from wnotation.engine.legal import legal_actions
+from wnotation.engine.state import fold, initial
+
+games = st.tuples(st.integers(3, 7), st.integers(0, 2**64 - 1), st.sampled_from(["random", "greedy"]))
+SETTINGS = settings(max_examples=25, deadline=None)
+
+
+@SETTINGS
+@given(games)
+def test_bot_games_replay_without_findings_and_deterministically(game):
+    players, seed, bot = game
+    record = play_game(players, seed, bot)
+    assert record == play_game(players, seed, bot)
+    first, second = replay(record), replay(record)
+    assert first.findings == ()
+    assert first.events == second.events and first.scores == second.scores
+    assert first.complete and first.addresses[0] == "I.0" and first.addresses[-1] == "III.end"
+    stated = {(r.seat, r.total, r.coins, r.rank) for r in record.results}
+    assert stated == {(ln.seat, ln.total, ln.coins, ln.rank) for ln in first.scores.lines}
+
+
+@SETTINGS
+@given(games)
+def test_R_DECK__every_card_ends_in_exactly_one_place(game):
+    players, seed, bot = game
+    final = replay(play_game(players, seed, bot)).final
+    dealt = deck.deal(players, seed)
+    everything = Counter(c for age in dealt.hands for hand in age for c in hand)
+    placed = Counter(c for city in final.cities for c in city.buildings)
+    placed += Counter(c for city in final.cities for c in city.staged)
+    placed += Counter(final.discard)
+    assert all(not h for h in final.hands)
+    assert placed == everything and sum(placed.values()) == 21 * players
+
+
+@SETTINGS
+@given(games)
+def test_coins_balance_and_military_bounds(game):
+    players, seed, bot = game
+    r = replay(play_game(players, seed, bot))
+    coins = Counter({k: 3 for k in range(1, players + 1)})
+    bank_in = bank_out = 0
+    for e in r.events:
+        if isinstance(e, ev.CoinsGained):
+            coins[e.seat] += e.amount
+            bank_out += e.amount
+        elif isinstance(e, ev.CoinsPaid):
+            coins[e.seat] -= e.amount
+            if e.to is None:
+                bank_in += e.amount
+            else:
+                coins[e.to] += e.amount
+    final = r.final
+    assert [coins[k] for k in range(1, players + 1)] == [c.coins for c in final.cities]
+    assert sum(c.coins for c in final.cities) == 3 * players + bank_out - bank_in
+    assert all(c.coins >= 0 for _, s in r for c in s.cities)
+    for c in final.cities:
+        assert -6 <= c.military <= 18 and len(c.tokens) <= 6
+
+
+@SETTINGS
+@given(games)
+def test_a_full_fold_equals_every_stored_position(game):
+    players, seed, bot = game
+    r = replay(play_game(players, seed, bot))
+    start = initial(r.final.table)
+    for address, state in r:
+        assert fold(start, r.events[: r.marks[address]]) == state
+
+
+def test_legal_actions_of_a_bot_position_are_all_legal():
+    r = replay(play_game(5, 7, "greedy"))
+    s = r.position("II.2")
+    for seat in range(1, 6):
+        options = legal_actions(s, seat)
+        assert options and options[-1].use == "sell"
+        assert sum(1 for a in options if a.use == "sell") == len({c for c in s.hands[seat - 1]})
+
+
+def test_greedy_and_random_bots_differ_and_names_are_fixed():
+    a, b = play_game(4, 11, "random"), play_game(4, 11, "greedy")
+    assert a.turns != b.turns
+    assert [s.name for s in a.seats] == ["Ada", "Bob", "Cyd", "Dee"]
+    assert [(s.wonder, s.side) for s in a.seats] == [(w.name, w.side) for w in draw_wonders(4, 11)]
+
+
+def test_bot_refuses_bad_arguments():
+    with pytest.raises(ValueError):
+        play_game(4, 1, "clever")
+    with pytest.raises(ValueError):
+        play_game(8, 1)
+
+
+def test_bot_games_exercise_babylon_and_halikarnassos():
+    kinds = Counter()
+    for seed in range(40):
+        record = play_game(7, seed, "greedy")
+        kinds["extra"] += sum(1 for t in record.turns if t.number == 7)
+        kinds["pick"] += sum(1 for t in record.turns for a in t.actions if a.pick is not None)
+        kinds["bought"] += sum(1 for t in record.turns for a in t.actions if a.purchase is not None)
+    assert kinds["extra"] and kinds["pick"], kinds
