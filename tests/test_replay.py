@@ -1,0 +1,227 @@
+"""Replaying Records: positions, deals (stated, seeded, rebuilt), expected results, and a hand-worked game."""
+
+import re
+
+import pytest
+
+from wnotation import deck
+from wnotation.engine import replay
+from wnotation.engine import events as ev
+from wnotation.engine.bot import play_game
+from wnotation.record import Action, Deal, Pick, Purchase, Record, Seat, SeatResult, Seed, Span, Turn
+
+NUMERALS = {"I": 1, "II": 2, "III": 3}
+
+
+def action(seat: int, text: str, line: int = 0) -> Action:
+    """``build Stone Pit``, ``sell ? / Theater`` (turn-6 discard), ``stage ? +pick Altar``, ``… [L clay R ore]``."""
+    pick = purchase = discard = None
+    if " +pick " in text:
+        text, name = text.split(" +pick ")
+        pick = Pick(card=None if name == "-" else name)
+    m = re.search(r" \[(.*)\]$", text)
+    if m:
+        text = text[: m.start()]
+        sides = {"L": [], "R": []}
+        side = "L"
+        for word in m.group(1).split():
+            if word in sides:
+                side = word
+            else:
+                sides[side].append(word)
+        purchase = Purchase(left=tuple(sides["L"]), right=tuple(sides["R"]))
+    if " / " in text:
+        text, discard = text.split(" / ")
+    use, card = text.split(" ", 1)
+    return Action(seat=seat, use=use, card=card, purchase=purchase, discard=discard, pick=pick,
+                  span=Span(line=line, column=seat) if line else None)
+
+
+def game(seats, turns, **kw) -> Record:
+    """``turns``: ``{"I.1": ["build Stone Pit", …], "I.7": [None, …, "sell ?"]}`` (one entry per seat)."""
+    built = []
+    for line, (label, texts) in enumerate(turns.items(), 1):
+        age, number = label.split(".")
+        built.append(Turn(age=NUMERALS[age], number=int(number),
+                          actions=tuple(action(k + 1, t, line) for k, t in enumerate(texts) if t)))
+    return Record(seats=tuple(Seat(name=n, wonder=w, side=s) for n, w, s in seats), turns=tuple(built), **kw)
+
+
+SEATS = [("Ann", "Babylon", "night"), ("Ben", "Halikarnassos", "night"), ("Cat", "Gizah", "day")]
+GUILDS = ("Scientists Guild", "Builders Guild", "Decorators Guild", "Traders Guild", "Spies Guild")
+
+# A complete 3-player game worked out by hand (coins, purchases and the score sheet), covering Babylon Night's
+# extra turn, every Halikarnassos Night pick (one after Babylon's extra turn, R-HALI-LAST), chains, Vineyard
+# with a same-turn neighbour Building, Arena, the Scientists and Decorators guilds, and the canonical
+# purchase tie-break (fewer coins to the left neighbour).
+HAND_WORKED = {
+    "I.1": ["build Stone Pit", "build Clay Pool", "build Lumber Yard"],
+    "I.2": ["build Ore Vein", "build Clay Pit", "build Guard Tower"],        # Cat buys clay from Ben
+    "I.3": ["stage ?", "stage ? +pick Altar", "sell Altar"],                # Ann buys stone from Cat
+    "I.4": ["sell ?", "build Press", "build Barracks"],                      # Cat: ore from Ben (tie-break)
+    "I.5": ["build Stockade", "build Glassworks", "sell ?"],
+    "I.6": ["build Scriptorium", "stage ? / Theater +pick Marketplace", "sell ? / ?"],
+    "I.7": ["sell Marketplace", None, None],                                 # Babylon's extra turn
+    "II.1": ["build Library", "build Vineyard", "build Sawmill"],           # Vineyard: 2 + 2 + 2 brown
+    "II.2": ["sell ?", "stage ? +pick Theater", "sell ?"],                  # 3 wood: 2 left, 1 right
+    "II.3": ["build Courthouse", "sell ?", "build Stables"],
+    "II.4": ["sell ?", "build Temple", "sell ?"],
+    "II.5": ["sell ?", "sell ?", "sell ?"],
+    "II.6": ["build Dispensary", "sell ? / ?", "sell ? / ?"],
+    "II.7": ["sell ?", None, None],
+    "III.1": ["build Senate", "build Pantheon", "stage ?"],
+    "III.2": ["build University", "build Decorators Guild", "stage ?"],
+    "III.3": ["sell ?", "sell ?", "build Arena"],
+    "III.4": ["build Scientists Guild", "sell ?", "sell ?"],
+    "III.5": ["sell ?", "sell ?", "sell ?"],
+    "III.6": ["sell ?", "sell ? / ?", "sell ? / ?"],
+    "III.7": ["sell ?", None, None],
+}
+# seat: military, treasury, wonder, civilian, commercial, guilds, science, total, coins, rank
+SHEET = {
+    1: (6, 9, 0, 10, 0, 0, 18, 43, 29, 1),   # science: 3 tablets, 1 compass, "any" as a gear: 9+1+1+7
+    2: (-6, 14, 3, 17, 0, 7, 0, 35, 43, 3),  # Decorators: all 3 Night stages built
+    3: (18, 9, 8, 0, 2, 0, 0, 37, 28, 2),    # Arena: 1 point per stage
+}
+FIELDS = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total", "coins", "rank")
+
+
+def hand_worked(**kw) -> Record:
+    results = tuple(SeatResult(seat=s, span=Span(line=100 + s, column=1), **dict(zip(FIELDS, v)))
+                    for s, v in SHEET.items())
+    return game(SEATS, HAND_WORKED, guilds=GUILDS, results=kw.pop("results", results), **kw)
+
+
+def test_hand_worked_three_player_game_R_SCORE():
+    r = replay(hand_worked())
+    assert [str(f) for f in r.findings] == []
+    assert r.complete
+    for line in r.scores.lines:
+        assert tuple(getattr(line, f) for f in FIELDS) == SHEET[line.seat]
+
+
+def test_hand_worked_positions_and_coins():
+    r = replay(hand_worked())
+    assert r.addresses[:10] == ("I.0", "I.1", "I.2", "I.3", "I.4", "I.5", "I.6", "I.7", "I.end", "II.0")
+    assert r.addresses[-1] == "III.end" and len(r) == 3 * 9
+    assert [c.coins for c in r.position("I.end").cities] == [5, 8, 10]
+    assert [c.coins for c in r.position("II.end").cities] == [17, 23, 21]
+    assert [c.tokens for c in r.position("I.end").cities] == [(1, -1), (-1, -1), (1, 1)]
+    # Halikarnassos' turn-6 pick happens after Babylon's extra turn (R-HALI-LAST)
+    assert "Marketplace" not in r.position("I.7").cities[1].names
+    assert "Marketplace" in r.position("I.end").cities[1].names
+    assert r.position("I.3").cities[1].names >= {"Altar"}
+    with pytest.raises(KeyError, match="II.9"):
+        r.position("II.9")
+
+
+def test_R_SCORE__a_wrong_expected_result_is_reported_with_its_span():
+    results = (SeatResult(seat=1, military=5, total=43, span=Span(line=7, column=3)), SeatResult(seat=3, rank=2))
+    r = replay(hand_worked(results=results))
+    assert [str(f) for f in r.findings] == ["III.end expected military 5 for Ann, computed 6 [R-SCORE]"]
+    assert r.findings[0].span == Span(line=7, column=3) and r.findings[0].seat == 1
+
+
+def test_R_SCORE__results_of_an_incomplete_game_are_not_checked():
+    turns = {k: v for k, v in HAND_WORKED.items() if k.startswith("I.")}
+    rec = game(SEATS, turns, results=(SeatResult(seat=1, total=1),))
+    r = replay(rec)
+    assert r.scores is None and r.addresses[-1] == "I.end"
+    assert [(f.rule, f.severity) for f in r.findings] == [("R-SCORE", "warning")]
+
+
+def test_R_DECK__rebuilt_hands_beyond_the_deck_are_reported():
+    turns = dict(HAND_WORKED)
+    turns["I.5"] = ["build Stockade", "build Glassworks", "build Stone Pit"]  # a second Stone Pit in 3p
+    r = replay(game(SEATS, turns, guilds=GUILDS))
+    rules = [(f.rule, f.address, f.seat) for f in r.findings]
+    assert ("R-DECK", "I.5", 3) in rules
+    assert "holds 1 copy, this is copy 2" in r.findings[0].message
+
+
+def test_R_DECK__rebuilt_hands_follow_the_passing_route():
+    r = replay(hand_worked())
+    dealt = r.position("I.0").hands
+    # hand 1 (Ann's): Stone Pit (I.1, Ann), Clay Pit (I.2, Ben), Altar (I.3, Cat), ? (I.4, Ann), Glassworks …
+    assert [None if c is None else c.name for c in dealt[0]] == [
+        "Stone Pit", "Clay Pit", "Altar", None, "Glassworks", None, None]
+    # hand 1 of Age II passes right: II.1 Ann, II.2 Cat, II.3 Ben …
+    assert [None if c is None else c.name for c in r.position("II.0").hands[0]][:3] == ["Library", None, None]
+
+
+def test_R_DECK__explicit_and_seeded_deals_are_checked_against_the_actions():
+    rec = play_game(3, 5, "greedy")
+    r = replay(rec)
+    assert r.findings == ()
+    hands = deck.deal(3, 5).hands
+    deals = tuple(Deal(age=a + 1, hands=tuple(tuple(c.name for c in h) for h in hands[a])) for a in range(3))
+    written = rec.model_copy(update={"deals": deals, "seed": None})
+    assert replay(written).findings == ()
+    assert replay(written).events == r.events
+    # swap two seats' deals in Age I: the plays no longer come from the hands
+    bad = list(deals)
+    bad[0] = Deal(age=1, hands=(deals[0].hands[1], deals[0].hands[0], deals[0].hands[2]))
+    found = replay(written.model_copy(update={"deals": tuple(bad)})).findings
+    assert found and {f.rule for f in found} <= {"R-DECK", "R-PASS", "R-TRADE", "R-COST-COINS", "R-UNIQUE",
+                                                "R-STAGE", "R-PRODUCE", "R-TRADE-MINIMAL", "R-SCORE", "R-LAST"}
+    assert found[0].rule in ("R-DECK", "R-PASS") and found[0].address == "I.1"
+    # a seed with another algorithm is noted and not used
+    other = rec.model_copy(update={"seed": Seed(algorithm="XYZ", value=5)})
+    assert [f.severity for f in replay(other).findings] == ["note"]
+
+
+def test_R_DECK__a_card_name_from_another_age_is_reported():
+    turns = dict(HAND_WORKED)
+    turns["II.5"] = ["sell ?", "sell Stone Pit", "sell ?"]
+    r = replay(game(SEATS, turns, guilds=GUILDS))
+    assert [(f.rule, f.address) for f in r.findings] == [("R-DECK", "II.5")]
+    assert "not an Age II card" in r.findings[0].message
+
+
+def test_R_TURN__a_missing_turn_stops_the_replay_with_a_finding():
+    turns = {k: v for k, v in HAND_WORKED.items() if k != "I.4"}
+    r = replay(game(SEATS, turns, guilds=GUILDS))
+    assert [(f.rule, f.address) for f in r.findings] == [("R-TURN", "I.4")]
+    assert r.addresses[-1] == "I.3" and r.scores is None
+
+
+def test_R_BABYLON_N1__a_missing_extra_turn_discards_the_kept_card():
+    turns = {k: v for k, v in HAND_WORKED.items() if k != "I.7"}
+    turns["I.6"] = ["build Scriptorium", "stage ? / Theater +pick -", "sell ? / ?"]
+    r = replay(game(SEATS, turns, guilds=GUILDS))
+    assert ("R-BABYLON-N1", "I.7") in [(f.rule, f.address) for f in r.findings]
+    assert "I.7" in r.addresses
+
+
+def test_R_HALI__a_pick_without_the_stage_is_ignored():
+    turns = dict(HAND_WORKED)
+    turns["I.4"] = ["sell ?", "build Press +pick Altar", "build Barracks"]
+    r = replay(game(SEATS, turns, guilds=GUILDS))
+    assert ("R-HALI", "I.4") in [(f.rule, f.address) for f in r.findings]
+
+
+def test_findings_carry_the_action_span_and_read_like_the_issue():
+    turns = dict(HAND_WORKED)
+    turns["II.4"] = ["sell ?", "build Temple [L wood R wood]", "sell ?"]
+    r = replay(game(SEATS, turns, guilds=GUILDS))
+    f = r.findings[0]
+    assert (f.rule, f.address, f.seat, f.span.line) == ("R-TRADE-MINIMAL", "II.4", 2, 11)
+    assert str(f).startswith("II.4 Ben cannot build Temple: buying wood from")
+
+
+def test_replay_is_deterministic_and_positions_share_structure():
+    a, b = replay(hand_worked()), replay(hand_worked())
+    assert a.events == b.events and a.scores == b.scores and list(a) == list(b)
+    one, two = a.position("II.3"), a.position("II.4")
+    assert one.cities[0].buildings is two.cities[0].buildings or one.cities[0].buildings == \
+        two.cities[0].buildings
+    assert one.table is two.table
+    unchanged = [k for k in range(3) if one.cities[k].buildings == two.cities[k].buildings]
+    assert all(one.cities[k].buildings is two.cities[k].buildings for k in unchanged)
+
+
+def test_replay_events_name_every_fact_of_a_turn():
+    r = replay(hand_worked())
+    events = r.events[r.marks["I.1"]: r.marks["I.2"]]
+    assert ev.CoinsPaid(3, 2, 2) in events and ev.CoinsPaid(2, None, 1) in events
+    assert events[-1] == ev.TurnResolved(1, 2) and ev.HandsPassed(ev.LEFT) in events
