@@ -1,0 +1,77 @@
+"""State and apply: one mutator per event, integrity checks, structural sharing, unknown cards in hands."""
+
+import typing
+
+import pytest
+
+from wnotation.engine import events as ev
+from wnotation.engine.position import card, position
+from wnotation.engine.state import _APPLY, IntegrityError, _take, apply, fold
+
+TABLE = [("Gizah", "day"), ("Rhodos", "night"), ("Halikarnassos", "day")]
+
+
+def test_every_event_class_has_exactly_one_mutator():
+    assert set(typing.get_args(ev.Event)) == set(_APPLY)
+
+
+def test_events_are_frozen_values():
+    e = ev.CoinsPaid(1, None, 2)
+    assert e == ev.CoinsPaid(1, None, 2) and hash(e) == hash(ev.CoinsPaid(1, None, 2))
+    with pytest.raises(AttributeError):
+        e.amount = 3
+
+
+def test_apply_shares_what_it_does_not_change():
+    s = position(TABLE, hands=[["Altar"] * 7] * 3)
+    after = apply(s, ev.CoinsGained(2, 5, "sale"))
+    assert after.cities[1].coins == 8 and s.cities[1].coins == 3
+    assert after.cities[0] is s.cities[0] and after.cities[2] is s.cities[2]
+    assert after.hands is s.hands and after.discard is s.discard
+    assert after.cities[1].buildings is s.cities[1].buildings
+
+
+def test_card_built_updates_production_prices_and_names():
+    s = position(TABLE, hands=[["Timber Yard", "West Trading Post", "Forum"]] * 3)
+    s = fold(s, [ev.CardBuilt(1, card("Timber Yard", 1)), ev.CardBuilt(1, card("West Trading Post", 1)),
+                 ev.CardBuilt(1, card("Forum", 2))])
+    c = s.cities[0]
+    assert ("wood", "stone") in c.own and ("wood", "stone") in c.tradable
+    assert ("glass", "papyrus", "loom") in c.own and ("glass", "papyrus", "loom") not in c.tradable
+    assert c.prices.left_raw == 1 and c.prices.right_raw == 2
+    assert c.names == {"Timber Yard", "West Trading Post", "Forum"} and c.colours == {"brown", "yellow"}
+    assert s.hands[0] == ()
+
+
+def test_stage_built_grants_powers_shields_and_picks():
+    s = position(TABLE)
+    s = fold(s, [ev.StageBuilt(2, 1, None), ev.StageBuilt(3, 1, None), ev.StageBuilt(3, 2, None)])
+    assert s.cities[1].shields == 1 and s.cities[2].picks == 1 and s.cities[2].stage_ages == (1, 1)
+    with pytest.raises(IntegrityError):
+        apply(s, ev.StageBuilt(2, 3, None))
+
+
+@pytest.mark.parametrize("event", [ev.TurnResolved(1, 3), ev.AgeDealt(2, ((), (), ())), ev.AgeEnded(1),
+                                   ev.PickedFromDiscard(1, None), ev.PickDeclined(1)])
+def test_apply_refuses_events_at_the_wrong_step(event):
+    s = position(TABLE, hands=[["Altar"]] * 3)
+    with pytest.raises(IntegrityError):
+        apply(s, event)
+
+
+def test_take_from_hands_with_unknown_cards():
+    altar, well = card("Altar", 1), card("Well", 1)
+    assert _take((altar, None, well), well) == (altar, None)
+    assert _take((altar, None), well) == (altar,)  # a known card not seen in the hand takes an unknown slot
+    assert _take((altar, None), None) == (altar,)
+    assert _take((altar, well), None) == (None,)  # which card left is unknown: the rest becomes unknown
+    with pytest.raises(IntegrityError):
+        _take((), altar)
+
+
+def test_hands_pass_in_both_directions():
+    s = position(TABLE, hands=[["Altar"], ["Well"], ["Baths"]])
+    left = apply(s, ev.HandsPassed(ev.LEFT))
+    right = apply(s, ev.HandsPassed(ev.RIGHT))
+    assert [h[0].name for h in left.hands] == ["Baths", "Altar", "Well"]
+    assert [h[0].name for h in right.hands] == ["Well", "Baths", "Altar"]
