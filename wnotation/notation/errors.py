@@ -1,0 +1,107 @@
+"""The notation error family: every problem the reader finds in a 7WN text, with where and why.
+
+One base class, :class:`NotationError` (a :class:`ValueError`), and one subclass per question that failed.
+Errors render compiler-style (``game.7wn:12:5: error[syntax]: …`` plus the line and a caret) and expose the
+same data structured (:meth:`NotationError.to_dict`). Legality findings are the engine's, not errors here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class NotationError(ValueError):
+    """A text that is not valid 7WN. ``line``/``column`` are 1-based; ``offset`` is 0-based in the text.
+
+    Attributes: ``message`` (lower-case, names the token and its context), ``source`` (file name or
+    ``"<string>"``), ``line``, ``column``, ``offset``, ``source_line`` (the text of that line, no newline),
+    ``rule`` (the check that failed, e.g. ``"syntax"``, ``"unknown-card"``, ``"action-count"``),
+    ``expected`` (what would have been accepted, in plain words) and ``suggestion`` (a "did you mean").
+    """
+
+    rule = "notation"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str = "<string>",
+        line: int = 1,
+        column: int = 1,
+        offset: int = 0,
+        source_line: str = "",
+        rule: str | None = None,
+        expected: tuple[str, ...] = (),
+        suggestion: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self.source_line = source_line
+        if rule is not None:
+            self.rule = rule
+        self.expected = expected
+        self.suggestion = suggestion
+
+    @property
+    def caret(self) -> str:
+        """Spaces (tabs kept as tabs, so terminals line it up) and a ``^`` under the column."""
+        prefix = self.source_line[: self.column - 1]
+        return "".join(c if c == "\t" else " " for c in prefix) + "^"
+
+    def __str__(self) -> str:
+        head = f"{self.source}:{self.line}:{self.column}: error[{self.rule}]: {self.message}"
+        if not self.source_line:
+            return head
+        return f"{head}\n    {self.source_line}\n    {self.caret}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r}, line={self.line}, column={self.column})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The error as plain data (for JSON reports): kind, rule, message, position, expected, suggestion."""
+        return {
+            "kind": type(self).__name__,
+            "rule": self.rule,
+            "message": self.message,
+            "source": self.source,
+            "line": self.line,
+            "column": self.column,
+            "offset": self.offset,
+            "source_line": self.source_line,
+            "expected": list(self.expected),
+            "suggestion": self.suggestion,
+        }
+
+
+class NotationSyntaxError(NotationError):
+    """The text does not follow the grammar; ``expected`` says what would have been accepted there."""
+
+    rule = "syntax"
+
+
+class UnknownNameError(NotationError):
+    """A card, Wonder, guild, seat or resource name that is not known; ``suggestion`` is the nearest name."""
+
+    rule = "unknown-name"
+
+
+class TagError(NotationError):
+    """A header tag that is missing, repeated, reserved or has a malformed value."""
+
+    rule = "tag"
+
+
+class RosterError(NotationError):
+    """The seats do not form a table: wrong count, gaps in numbering, a Wonder or name used twice."""
+
+    rule = "roster"
+
+
+class StructureError(NotationError):
+    """A well-formed line in the wrong place or with the wrong count (turn order, actions per turn, …)."""
+
+    rule = "structure"

@@ -1,0 +1,139 @@
+"""The lexical pieces of 7WN as compiled Python regexes, and the escape rules of strings and comments.
+
+The grammar's coarse terminals (a run of actions is one token) are decoded here; each pattern below
+spells the same language as the terminal of the same name in ``grammar/7wn.lark`` (a test compares them).
+The reader, the writer and the error diagnosis share these definitions; nothing here knows the catalogue.
+"""
+
+from __future__ import annotations
+
+import re
+
+SP = r"[ \t]+"
+OSP = r"[ \t]*"
+WORD = r"[A-Za-z][A-Za-z0-9'\-]*"
+NAME = rf"{WORD}(?:{SP}{WORD})*"
+GLYPH = r"(?:!!|\?\?|!\?|\?!|!|\?)"
+RESOURCE = r"(?i:wood|stone|clay|ore|glass|papyrus|loom)"
+SIDE = r"(?i:left|right|l|r)"
+UNIT = rf"(?:[1-9][0-9]?{OSP})?{RESOURCE}"
+GROUP = rf"{SIDE}{SP}{UNIT}(?:{SP}{UNIT})*"
+PURCHASE = rf"\({OSP}(?:{GROUP}(?:{OSP},{OSP}{GROUP})*)?{OSP}\)"
+SEAT_WORD = r"[A-Za-z0-9\u00c0-\u024f][A-Za-z0-9_'.\-\u00c0-\u024f]*"
+SEAT_REF = rf"(?:{SEAT_WORD}(?:{SP}{SEAT_WORD})*|#[1-7])"
+VERB = r"(?i:sell|stage)"
+CARD = rf"(?:{NAME}|\?)"
+PICKED = rf"(?:{NAME}(?:{OSP}{GLYPH})?|\?(?:{SP}{GLYPH})?|-(?:{OSP}{GLYPH})?)"
+CLAUSE = rf"{OSP},{OSP}(?:(?i:discard){SP}{CARD}|(?i:pick){SP}{PICKED})"
+CARD_PART = (
+    rf"(?:{NAME}(?:{OSP}{PURCHASE})?(?:{OSP}{GLYPH})?"
+    rf"|\?(?:{OSP}{PURCHASE}(?:{OSP}{GLYPH})?|{SP}{GLYPH})?)"
+)
+MAIN = rf"(?:{SEAT_REF}{OSP}:{OSP})?(?:{VERB}{SP})?{CARD_PART}"
+PIECE = rf"{MAIN}(?:{CLAUSE})*"
+BAR_SEP = rf"{OSP}\|{OSP}"
+CATEGORY = r"(?i:military|treasury|wonder|civilian|commercial|guilds|science|total|coins|rank)"
+
+# The coarse terminals of the grammar, for the equivalence test and the diagnosis.
+TERMINALS = {
+    "RUN": rf"{PIECE}(?:{BAR_SEP}{PIECE})*",
+    "CONT": rf"(?:(?:{CLAUSE})+|{BAR_SEP}{PIECE})(?:{BAR_SEP}{PIECE})*",
+    "PICK_OPEN": rf",{OSP}(?i:pick)",
+    "PICK_REST": rf"{PICKED}(?:{CLAUSE})*(?:{BAR_SEP}{PIECE})*",
+    "RESULTS": rf"{SEAT_REF}{OSP}:(?:{SP}{CATEGORY}{SP}-?[0-9]+)*",
+    "LABEL": r"(?:III|II|I)\.[1-7]",
+    "COMMENT": r"\{(?:[^}\\]|\\[\s\S])*\}",
+    "ATAG": r"\[%[A-Za-z][A-Za-z0-9_\-]*(?:[ \t](?:[^\]\\]|\\[\s\S])*)?\]",
+    "STRING": r'"(?:[^"\\\n]|\\[^\n])*"',
+    "TAG_NAME": r"[A-Za-z][A-Za-z0-9_]*",
+}
+
+# Decoders: one piece (an action with its clauses), one clause, a purchase group, a unit, a result pair.
+PIECE_RE = re.compile(
+    rf"{OSP}(?:(?P<seat>{SEAT_REF}){OSP}:{OSP})?(?:(?P<verb>{VERB}){SP})?"
+    rf"(?:(?P<name>{NAME})(?:{OSP}(?P<purchase>{PURCHASE}))?(?:{OSP}(?P<glyph>{GLYPH}))?"
+    rf"|(?P<unknown>\?)(?:{OSP}(?P<upurchase>{PURCHASE})(?:{OSP}(?P<uglyph>{GLYPH}))?|{SP}(?P<uglyph2>{GLYPH}))?)"
+    rf"(?P<clauses>(?:{CLAUSE})*){OSP}"
+)
+CLAUSES_RE = re.compile(rf"{OSP}(?P<clauses>(?:{CLAUSE})*){OSP}")
+PICKED_CLAUSES_RE = re.compile(rf"{OSP}(?P<picked>{PICKED})(?P<clauses>(?:{CLAUSE})*){OSP}")
+CLAUSE_RE = re.compile(
+    rf"{OSP},{OSP}(?:(?i:discard){SP}(?P<discard>{CARD})|(?i:pick){SP}(?P<pick>{PICKED}))"
+)
+PICKED_RE = re.compile(
+    rf"(?:(?P<name>{NAME})(?:{OSP}(?P<glyph>{GLYPH}))?|(?P<unknown>\?)(?:{SP}(?P<uglyph>{GLYPH}))?"
+    rf"|(?P<none>-)(?:{OSP}(?P<nglyph>{GLYPH}))?)"
+)
+GROUP_RE = re.compile(rf"(?P<side>{SIDE}){SP}(?P<units>{UNIT}(?:{SP}{UNIT})*)")
+UNIT_RE = re.compile(rf"(?:(?P<count>[1-9][0-9]?){OSP})?(?P<resource>{RESOURCE})")
+RESULTS_RE = re.compile(rf"(?P<seat>{SEAT_REF}){OSP}:(?P<pairs>(?:{SP}{CATEGORY}{SP}-?[0-9]+)*)")
+PAIR_RE = re.compile(rf"{SP}(?P<category>{CATEGORY}){SP}(?P<value>-?[0-9]+)")
+SEAT_REF_RE = re.compile(SEAT_REF)
+TAG_NAME_RE = re.compile(TERMINALS["TAG_NAME"])
+ATAG_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
+DATE_RE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
+UNKNOWN_DATE = "????.??.??"
+BOUNDARY_RE = re.compile(r"^[ \t]*\[Format(?![A-Za-z0-9_])", re.M)
+
+AGE_OF_NUMERAL = {"I": 1, "II": 2, "III": 3}
+NUMERALS = ("I", "II", "III")
+SIDE_OF = {"l": "left", "left": "left", "r": "right", "right": "right"}
+
+
+def unescape(text: str, closer: str) -> str:
+    """Undo ``\\\\`` and ``\\<closer>``; a backslash before any other character stays as written."""
+    if "\\" not in text:
+        return text
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\" and i + 1 < n and text[i + 1] in ("\\", closer):
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def escape(text: str, closer: str) -> str:
+    """Escape every backslash and every ``closer`` with a backslash (the canonical escaping)."""
+    return text.replace("\\", "\\\\").replace(closer, "\\" + closer)
+
+
+def comment_text(raw: str) -> str:
+    """The text of a ``{…}`` token: unescaped, minus one padding space after ``{`` and before ``}``."""
+    inner = raw[1:-1]
+    if inner.startswith(" "):
+        inner = inner[1:]
+    if inner.endswith(" "):
+        inner = inner[:-1]
+    return unescape(inner, "}")
+
+
+def write_comment(text: str) -> str:
+    """The canonical ``{ text }`` for a comment text (padding spaces added, ``\\`` and ``}`` escaped)."""
+    return "{ " + escape(text, "}") + " }"
+
+
+def atag_pair(raw: str) -> tuple[str, str]:
+    """``[%key value]`` → ``(key, value)``: the value is everything after the one separating blank."""
+    inner = raw[2:-1]
+    m = ATAG_KEY_RE.match(inner)
+    assert m is not None, raw  # the token matched ATAG
+    key = m.group()
+    return key, unescape(inner[m.end() + 1 :], "]")
+
+
+def write_atag(key: str, value: str) -> str:
+    return f"[%{key} {escape(value, ']')}]" if value else f"[%{key}]"
+
+
+def string_value(raw: str) -> str:
+    """The value of a ``"…"`` token (``\\"`` and ``\\\\`` unescaped)."""
+    return unescape(raw[1:-1], '"')
+
+
+def write_string(value: str) -> str:
+    return '"' + escape(value, '"') + '"'

@@ -1,0 +1,983 @@
+"""Reading 7WN text into :class:`~wnotation.record.Record` objects, one game at a time.
+
+A file is cut into games at lines starting with ``[Format``; each game is parsed alone by the Lark LALR
+parser with an inline transformer (no tree), which also resolves names against the catalogue and checks the
+structure the notation owns (roster, turn order, actions per turn). Legality is the engine's, not checked here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
+from functools import cache
+from typing import IO, Any, TypeVar
+
+from lark import Token, Transformer
+from lark.exceptions import UnexpectedInput
+
+from .. import catalog as _catalog
+from ..deck import SHUFFLE_ALGORITHM
+from ..record import (
+    CATEGORIES,
+    EDITION,
+    FORMAT_VERSION,
+    NO_ANNOTATION,
+    UNKNOWN,
+    Action,
+    Annotation,
+    Deal,
+    Pick,
+    Purchase,
+    Record,
+    Seat,
+    SeatResult,
+    Seed,
+    Span,
+    Tag,
+    Turn,
+)
+from . import grammar, lexical
+from .errors import (
+    NotationError,
+    NotationSyntaxError,
+    RosterError,
+    StructureError,
+    TagError,
+    UnknownNameError,
+)
+
+__all__ = ["parse", "parse_many", "read_games", "split_games"]
+
+_M = TypeVar("_M")
+
+RESERVED_TAGS = ("Format", "Edition", "Date", "Guilds", "Seed", "DealI", "DealII", "DealIII", "Expansions") + tuple(
+    f"Seat{i}" for i in range(1, 8)
+)
+_RESERVED_FOLDED = {name.casefold(): name for name in RESERVED_TAGS}
+_DEAL_AGE = {"DealI": 1, "DealII": 2, "DealIII": 3}
+_HAND = 7
+_SIDES = {"day": "day", "night": "night", "a": "day", "b": "night"}
+_RESULT_FIELDS = CATEGORIES + ("total", "coins", "rank")
+_MAX_DIGITS = 18
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _make(cls: type[_M], fields: dict[str, Any]) -> _M:
+    """A Record model from ``fields`` (every field, in order) without validation: the hot path's
+    ``model_construct``, three times faster. The reader has checked the values; tests compare the results
+    with validated models."""
+    obj = _new(cls)
+    _set(obj, "__dict__", fields)
+    _set(obj, "__pydantic_fields_set__", set(fields))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+# --- per-game state ------------------------------------------------------------------------------------------
+
+
+class _Game:
+    """What the transformer knows while one game is parsed: where it is, the roster, what came so far."""
+
+    def __init__(self, text: str, source: str, line0: int, off0: int) -> None:
+        self.text = text
+        self.source = source
+        self.line0 = line0  # lines before the game in its file
+        self.off0 = off0  # characters before the game in its file
+        self.header: dict[str, Any] = {}
+        self.seats: tuple[Seat, ...] = ()
+        self.seat_keys: dict[str, int] = {}
+        self.turns: list[Turn] = []
+        self.last_label: tuple[int, int] | None = None
+        self.results: list[SeatResult] = []
+        self.result_seats: set[int] = set()
+        self.pending: list[Token] = []  # annotations of comment lines, waiting for the next turn
+        self.game_line: Token | None = None
+        self.game_annotation = NO_ANNOTATION
+
+    # positions ---------------------------------------------------------------------------------------------
+
+    def where(self, tok: Token, rel: int = 0) -> tuple[int, int, int]:
+        """(line, column, offset) in the file of the character ``rel`` characters into ``tok``."""
+        line, column = tok.line, tok.column
+        if rel:
+            value = tok.value
+            newlines = value.count("\n", 0, rel)
+            if newlines:
+                line += newlines
+                column = rel - value.rfind("\n", 0, rel)
+            else:
+                column += rel
+        return line + self.line0, column, tok.start_pos + rel + self.off0
+
+    def span(self, tok: Token, rel: int = 0) -> Span:
+        line, column, offset = self.where(tok, rel)
+        return _make(Span, {"line": line, "column": column, "offset": offset})
+
+    def error(self, cls: type[NotationError], message: str, tok: Token | None, rel: int = 0, **kw: Any) -> NotationError:
+        if tok is None:
+            return at_offset(cls, message, self.text, 0, self.source, self.line0, self.off0, **kw)
+        local = tok.start_pos + rel
+        return at_offset(cls, message, self.text, local, self.source, self.line0, self.off0, **kw)
+
+    # names -------------------------------------------------------------------------------------------------
+
+    def card(self, text: str, tok: Token, rel: int) -> str:
+        if text == UNKNOWN:
+            return UNKNOWN
+        found = _card_names().get(text)
+        if found is not None:
+            return found
+        try:
+            printed = _catalog.load().card_name(text)
+        except _catalog.CatalogError as exc:
+            word = text.strip().casefold()
+            if word in ("sell", "stage", "discard", "pick"):
+                raise self.error(
+                    NotationSyntaxError,
+                    f"expected a card name or '?' after '{word}'",
+                    tok,
+                    rel + len(text),
+                    rule="syntax",
+                    expected=("a card name", "'?'"),
+                ) from None
+            raise self.error(
+                UnknownNameError, str(exc), tok, rel, rule="unknown-card", suggestion=exc.suggestion
+            ) from None
+        _card_names()[text] = printed
+        return printed
+
+    def seat(self, text: str, tok: Token, rel: int) -> int:
+        """The seat number (1-based) that ``text`` (a name or ``#N``) refers to."""
+        if text.startswith("#"):
+            number = int(text[1:])
+            if number > len(self.seats):
+                raise self.error(
+                    RosterError, f"seat {text}: this game has seats #1 to #{len(self.seats)}", tok, rel, rule="unknown-seat"
+                )
+            return number
+        key = " ".join(text.split()).casefold()
+        number = self.seat_keys.get(key)
+        if number is None:
+            names = [s.name for s in self.seats]
+            close = difflib.get_close_matches(text, names, n=1, cutoff=0.5)
+            suggestion = close[0] if close else None
+            hint = f"; did you mean {suggestion}?" if suggestion else f" (seats: {', '.join(names)})"
+            raise self.error(
+                UnknownNameError, f"unknown seat {text!r}{hint}", tok, rel, rule="unknown-seat", suggestion=suggestion
+            )
+        return number
+
+
+@cache
+def _card_names() -> dict[str, str]:
+    """Spelling → printed card name, filled as names are met (the catalogue's matching is the reference)."""
+    return {card.name: card.name for card in _catalog.load().cards}
+
+
+def at_offset(
+    cls: type[NotationError],
+    message: str,
+    text: str,
+    pos: int,
+    source: str,
+    line0: int = 0,
+    off0: int = 0,
+    **kw: Any,
+) -> NotationError:
+    """An error of class ``cls`` at character ``pos`` of ``text`` (a game starting ``line0`` lines in)."""
+    pos = max(0, min(pos, len(text)))
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    if end < 0:
+        end = len(text)
+    line = text.count("\n", 0, pos) + 1 + line0
+    return cls(
+        message,
+        source=source,
+        line=line,
+        column=pos - start + 1,
+        offset=pos + off0,
+        source_line=text[start:end],
+        **kw,
+    )
+
+
+_STATE: ContextVar[_Game] = ContextVar("wnotation_7wn_game")
+
+
+# --- the inline transformer ----------------------------------------------------------------------------------
+
+
+class _ActionBuilder:
+    __slots__ = ("seat", "seat_rel", "use", "card", "purchase", "discard", "pick", "glyph", "before", "after", "tags", "tok", "rel")
+
+    def __init__(self, tok: Token, rel: int) -> None:
+        self.tok, self.rel = tok, rel
+        self.seat: str | None = None
+        self.seat_rel = 0
+        self.use = "build"
+        self.card = UNKNOWN
+        self.purchase: Purchase | None = None
+        self.discard: str | None = None
+        self.pick: _PickBuilder | None = None
+        self.glyph: str | None = None
+        self.before: list[str] = []
+        self.after: list[str] = []
+        self.tags: list[tuple[str, str]] = []
+
+
+class _PickBuilder:
+    __slots__ = ("card", "glyph", "before", "after", "tags", "tok", "rel")
+
+    def __init__(self, tok: Token, rel: int) -> None:
+        self.tok, self.rel = tok, rel
+        self.card: str | None = None
+        self.glyph: str | None = None
+        self.before: list[str] = []
+        self.after: list[str] = []
+        self.tags: list[tuple[str, str]] = []
+
+
+def _annotation(before: list[str], after: list[str], glyph: str | None, tags: list[tuple[str, str]]) -> Annotation:
+    if not (before or after or glyph or tags):
+        return NO_ANNOTATION
+    return _make(Annotation, {"before": tuple(before), "after": tuple(after), "glyph": glyph, "tags": tuple(tags)})
+
+
+def _add_note(tok: Token, comments: list[str], tags: list[tuple[str, str]]) -> None:
+    if tok.type == "COMMENT":
+        comments.append(lexical.comment_text(tok.value))
+    else:
+        tags.append(lexical.atag_pair(tok.value))
+
+
+class _Transformer(Transformer):
+    """Callbacks named after the grammar's rules; they build Record parts as the LALR parser reduces."""
+
+    __visit_tokens__ = False
+
+    # header ------------------------------------------------------------------------------------------------
+
+    def tag(self, children: list[Token]) -> list[Token]:
+        return children
+
+    def header(self, tags: list[list[Token]]) -> None:
+        _read_header(_STATE.get(), tags)
+
+    # body --------------------------------------------------------------------------------------------------
+
+    def notes(self, children: list[Token]) -> None:
+        _STATE.get().pending.extend(children)
+
+    def game(self, children: list[Token]) -> None:
+        g = _STATE.get()
+        kw = children[0]
+        if g.game_line is not None:
+            raise g.error(StructureError, "a second 'game' line: a game has one", kw, rule="game-line")
+        if g.turns or g.results:
+            raise g.error(StructureError, "the 'game' line comes before the first turn", kw, rule="game-line")
+        g.game_line = kw
+        before: list[str] = []
+        tags: list[tuple[str, str]] = []
+        glyph = None
+        for tok in children[1:]:
+            if tok.type == "GLYPH":
+                glyph = tok.value
+            else:
+                _add_note(tok, before, tags)
+        g.game_annotation = _annotation(before, [], glyph, tags)
+
+    def result(self, children: list[Token]) -> None:
+        _read_result(_STATE.get(), children[0], children[1])
+
+    def turn(self, children: list[Token]) -> None:
+        _read_turn(_STATE.get(), children)
+
+    def body(self, children: list[Any]) -> None:
+        return None
+
+    def start(self, children: list[Any]) -> Record:
+        g = _STATE.get()
+        after: list[str] = []
+        tags = list(g.game_annotation.tags)
+        for tok in g.pending:
+            _add_note(tok, after, tags)
+        ga = g.game_annotation
+        annotation = _annotation(list(ga.before), after, ga.glyph, tags)
+        h = g.header
+        return _make(Record, {
+            "format": FORMAT_VERSION,
+            "edition": EDITION,
+            "date": h["date"],
+            "seats": g.seats,
+            "tags": tuple(h["tags"]),
+            "guilds": h["guilds"],
+            "seed": h["seed"],
+            "deals": tuple(sorted(h["deals"].values(), key=lambda d: d.age)),
+            "turns": tuple(g.turns),
+            "results": tuple(g.results),
+            "annotation": annotation,
+            "span": h["span"],
+        })
+
+
+# --- header --------------------------------------------------------------------------------------------------
+
+
+def _read_header(g: _Game, tags: list[list[Token]]) -> None:
+    seen: dict[str, Token] = {}
+    free: list[Tag] = []
+    seat_tags: dict[int, list[Token]] = {}
+    values: dict[str, list[Token]] = {}
+    first = tags[0][0]
+    for tag in tags:
+        name_tok, strings = tag[0], tag[1:]
+        name = name_tok.value
+        canonical = _RESERVED_FOLDED.get(name.casefold())
+        if canonical is not None and canonical != name:
+            raise g.error(
+                TagError, f"tag names are case-sensitive: write [{canonical}], not [{name}]", name_tok,
+                rule="tag-name", suggestion=canonical,
+            )
+        if canonical is None:
+            folded = name.casefold()
+            if folded.startswith("seat") or folded.startswith("deal"):
+                kind = "Seat1 … Seat7" if folded.startswith("seat") else "DealI, DealII, DealIII"
+                raise g.error(TagError, f"[{name}] is reserved and not defined: the defined tags are {kind}",
+                              name_tok, rule="reserved-tag")
+            if len(strings) != 1:
+                raise g.error(TagError, f"[{name}] holds one value, not {len(strings)}", strings[1], rule="tag-value")
+            free.append(_make(Tag, {"name": name, "value": lexical.string_value(strings[0].value),
+                                    "span": g.span(name_tok)}))
+            continue
+        if name in seen:
+            raise g.error(TagError, f"[{name}] appears twice in this game", name_tok, rule="duplicate-tag")
+        seen[name] = name_tok
+        if name == "Expansions":
+            raise g.error(TagError, "7WN 1 records the base game: [Expansions] is reserved for later versions",
+                          name_tok, rule="reserved-tag")
+        if name.startswith("Seat"):
+            if len(strings) != 3:
+                raise g.error(TagError, f"[{name}] holds three values: \"name\" \"Wonder\" \"side\"", name_tok,
+                              rule="tag-value")
+            seat_tags[int(name[4:])] = tag
+        elif name.startswith("Deal"):
+            values[name] = tag
+        else:
+            if len(strings) != 1:
+                raise g.error(TagError, f"[{name}] holds one value, not {len(strings)}", strings[1], rule="tag-value")
+            values[name] = tag
+
+    _check_format(g, values, first)
+    g.header["tags"] = free
+    g.header["span"] = g.span(first)
+    g.header["date"] = _read_date(g, values, first)
+    _read_seats(g, seat_tags, first)
+    g.header["guilds"] = _read_guilds(g, values.get("Guilds"))
+    g.header["seed"] = _read_seed(g, values.get("Seed"))
+    g.header["deals"] = {
+        _DEAL_AGE[name]: _read_deal(g, _DEAL_AGE[name], tag) for name, tag in values.items() if name in _DEAL_AGE
+    }
+
+
+def _check_format(g: _Game, values: dict[str, list[Token]], first: Token) -> None:
+    fmt = values["Format"][1]
+    value = lexical.string_value(fmt.value)
+    if value != FORMAT_VERSION:
+        hint = "a newer version than this reader knows" if value.startswith("7WN ") else "not a 7WN format"
+        raise g.error(TagError, f"[Format \"{value}\"]: {hint}; this reader reads \"{FORMAT_VERSION}\"", fmt, 1,
+                      rule="format")
+    edition = values.get("Edition")
+    if edition is None:
+        raise g.error(TagError, f"missing [Edition \"{EDITION}\"] tag", first, rule="missing-tag",
+                      expected=("[Edition]",))
+    value = lexical.string_value(edition[1].value)
+    if value != EDITION:
+        raise g.error(TagError, f"edition {value!r}: 7WN 1 records the 2nd edition (\"{EDITION}\")", edition[1], 1,
+                      rule="edition")
+
+
+def _read_date(g: _Game, values: dict[str, list[Token]], first: Token) -> str | None:
+    tag = values.get("Date")
+    if tag is None:
+        raise g.error(TagError, "missing [Date] tag (write [Date \"????.??.??\"] when unknown)", first,
+                      rule="missing-tag", expected=("[Date]",))
+    value = lexical.string_value(tag[1].value)
+    if not lexical.DATE_RE.fullmatch(value):
+        raise g.error(TagError, f"date {value!r}: expected YYYY.MM.DD, with ? for unknown digits", tag[1], 1,
+                      rule="date")
+    return None if value == lexical.UNKNOWN_DATE else value
+
+
+def _read_seats(g: _Game, seat_tags: dict[int, list[Token]], first: Token) -> None:
+    if not seat_tags:
+        raise g.error(TagError, "missing seat tags: each seat needs [SeatN \"name\" \"Wonder\" \"side\"]", first,
+                      rule="missing-tag", expected=("[Seat1]",))
+    n = max(seat_tags)
+    last = seat_tags[n][0]
+    for i in range(1, n + 1):
+        if i not in seat_tags:
+            raise g.error(RosterError, f"[Seat{i}] is missing: seats are numbered 1 to {n} without gaps", last,
+                          rule="seat-numbers")
+    if n < 3:
+        raise g.error(RosterError, f"{n} seats: the base game is for 3 to 7 players", last, rule="seat-count")
+    cat = _catalog.load()
+    seats = []
+    wonders: dict[str, int] = {}
+    for i in range(1, n + 1):
+        name_tok, name_s, wonder_s, side_s = seat_tags[i]
+        name = lexical.string_value(name_s.value)
+        if not name.strip():
+            raise g.error(RosterError, "a seat needs a non-empty name", name_s, 1, rule="seat-name")
+        key = " ".join(name.split()).casefold()
+        if key in g.seat_keys:
+            raise g.error(RosterError, f"seat name {name!r} is already seat {g.seat_keys[key]}'s (names must differ)",
+                          name_s, 1, rule="seat-name")
+        g.seat_keys[key] = i
+        try:
+            wonder = cat.wonder_name(lexical.string_value(wonder_s.value))
+        except _catalog.CatalogError as exc:
+            raise g.error(UnknownNameError, str(exc), wonder_s, 1, rule="unknown-wonder",
+                          suggestion=exc.suggestion) from None
+        if wonder in wonders:
+            raise g.error(RosterError, f"{wonder} is already seat {wonders[wonder]}'s Wonder (R-BOARD)", wonder_s, 1,
+                          rule="duplicate-wonder")
+        wonders[wonder] = i
+        side = _SIDES.get(lexical.string_value(side_s.value).strip().casefold())
+        if side is None:
+            raise g.error(TagError, f"Wonder side {lexical.string_value(side_s.value)!r}: expected day or night",
+                          side_s, 1, rule="wonder-side", expected=("day", "night"))
+        seats.append(_make(Seat, {"name": name, "wonder": wonder, "side": side, "span": g.span(name_tok)}))
+    g.seats = tuple(seats)
+
+
+def _list_items(g: _Game, tok: Token) -> list[tuple[str, int]]:
+    """The comma-separated items of a string token, each with its offset in the token (quotes included)."""
+    raw = tok.value[1:-1]
+    items = []
+    pos = 0
+    for part in raw.split(","):
+        stripped = part.strip()
+        rel = 1 + pos + (len(part) - len(part.lstrip()))
+        if not stripped:
+            raise g.error(TagError, "empty item in a comma-separated list", tok, rel, rule="tag-value")
+        items.append((lexical.unescape(stripped, '"'), rel))
+        pos += len(part) + 1
+    return items
+
+
+def _read_guilds(g: _Game, tag: list[Token] | None) -> tuple[str, ...] | None:
+    if tag is None:
+        return None
+    tok = tag[1]
+    guild_names = {c.name for c in _catalog.load().guilds}
+    guilds: list[str] = []
+    for text, rel in _list_items(g, tok):
+        name = g.card(text, tok, rel) if text != UNKNOWN else UNKNOWN
+        if name not in guild_names:
+            raise g.error(TagError, f"{text!r} is not a guild", tok, rel, rule="guild")
+        if name in guilds:
+            raise g.error(TagError, f"guild {name} is listed twice", tok, rel, rule="guild")
+        guilds.append(name)
+    want = len(g.seats) + 2
+    if len(guilds) != want:
+        raise g.error(TagError, f"{len(guilds)} guilds listed: a {len(g.seats)}-player game uses {want} (N+2, R-DECK)",
+                      tok, 1, rule="guild-count")
+    return tuple(guilds)
+
+
+def _read_seed(g: _Game, tag: list[Token] | None) -> Seed | None:
+    if tag is None:
+        return None
+    tok = tag[1]
+    parts = lexical.string_value(tok.value).split()
+    if len(parts) != 2 or not parts[1].isdigit() or not parts[1].isascii():
+        raise g.error(TagError, f"[Seed] holds \"{SHUFFLE_ALGORITHM} <decimal seed>\"", tok, 1, rule="seed")
+    if parts[0].upper() != SHUFFLE_ALGORITHM:
+        raise g.error(TagError, f"unknown shuffle algorithm {parts[0]!r}: 7WN 1 defines {SHUFFLE_ALGORITHM}", tok, 1,
+                      rule="seed")
+    if len(parts[1]) > 20 or int(parts[1]) >= 1 << 64:
+        raise g.error(TagError, "the seed must be below 2**64", tok, 1 + len(parts[0]), rule="seed")
+    return _make(Seed, {"algorithm": SHUFFLE_ALGORITHM, "value": int(parts[1])})
+
+
+def _read_deal(g: _Game, age: int, tag: list[Token]) -> Deal:
+    name_tok, strings = tag[0], tag[1:]
+    n = len(g.seats)
+    if len(strings) != n:
+        raise g.error(TagError, f"[{name_tok.value}] holds one hand per seat: {n} strings, not {len(strings)}",
+                      strings[-1] if len(strings) > n else name_tok, rule="deal")
+    hands = []
+    for tok in strings:
+        items = _list_items(g, tok)
+        if len(items) != _HAND:
+            raise g.error(TagError, f"a dealt hand holds {_HAND} cards, not {len(items)}", tok, 1, rule="deal")
+        hands.append(tuple(g.card(text, tok, rel) for text, rel in items))
+    return _make(Deal, {"age": age, "hands": tuple(hands), "span": g.span(name_tok)})
+
+
+# --- turns ---------------------------------------------------------------------------------------------------
+
+
+def _read_turn(g: _Game, children: list[Token]) -> None:
+    label = children[0]
+    numeral, number_s = label.value.split(".")
+    age, number = lexical.AGE_OF_NUMERAL[numeral], int(number_s)
+    if g.results:
+        raise g.error(StructureError, f"turn {label.value} after the results: results come last", label,
+                      rule="turn-order")
+    _check_order(g, label, age, number)
+
+    actions: list[_ActionBuilder] = []
+    before: list[str] = []
+    before_tags: list[tuple[str, str]] = []
+    current: _ActionBuilder | None = None
+    pick: _PickBuilder | None = None  # the pick whose annotations come next
+    in_pick = False  # between ", pick" and the picked card
+    tail = False
+    t_after: list[str] = []
+    t_tags: list[tuple[str, str]] = []
+    t_glyph = None
+    for tok in children[1:]:
+        kind = tok.type
+        if tail:
+            if kind == "GLYPH":
+                t_glyph = tok.value
+            else:
+                _add_note(tok, t_after, t_tags)
+        elif kind == "RUN":
+            current, pick = _pieces(g, tok, 0, actions, before, before_tags)
+            before, before_tags = [], []
+        elif kind == "CONT":
+            value = tok.value
+            bar = value.find("|")
+            head_end = len(value) if bar < 0 else bar
+            if value[:head_end].strip():
+                assert current is not None
+                m = lexical.CLAUSES_RE.fullmatch(value, 0, head_end)
+                assert m is not None, value
+                pick = _clauses(g, current, tok, m.start("clauses"), m.group("clauses"))
+            if bar >= 0:
+                current, pick = _pieces(g, tok, bar + 1, actions, [], [])
+        elif kind == "BAR":
+            current, pick = None, None
+        elif kind == "PICK_OPEN":
+            assert current is not None
+            pick = _new_pick(g, current, tok, 0)
+            in_pick = True
+        elif kind == "PICK_REST":
+            assert current is not None and pick is not None
+            in_pick = False
+            value = tok.value
+            bar = value.find("|")
+            head_end = len(value) if bar < 0 else bar
+            m = lexical.PICKED_CLAUSES_RE.fullmatch(value, 0, head_end)
+            assert m is not None, value
+            _picked(g, pick, tok, m.start("picked"), m.group("picked"))
+            if m.group("clauses"):
+                pick = _clauses(g, current, tok, m.start("clauses"), m.group("clauses"))
+            if bar >= 0:
+                current, pick = _pieces(g, tok, bar + 1, actions, [], [])
+        elif kind == "TAIL":
+            tail = True
+        elif current is None:  # before the next action
+            _add_note(tok, before, before_tags)
+        elif in_pick:
+            assert pick is not None
+            _add_note(tok, pick.before, pick.tags)
+        elif pick is not None:
+            _add_note(tok, pick.after, pick.tags)
+        else:
+            _add_note(tok, current.after, current.tags)
+
+    built = _check_actions(g, label, age, number, actions)
+    turn_before: list[str] = []
+    turn_tags: list[tuple[str, str]] = []
+    for tok in g.pending:
+        _add_note(tok, turn_before, turn_tags)
+    g.pending = []
+    turn_tags.extend(t_tags)
+    g.turns.append(
+        _make(Turn, {
+            "age": age,
+            "number": number,
+            "actions": built,
+            "annotation": _annotation(turn_before, t_after, t_glyph, turn_tags),
+            "span": g.span(label),
+        })
+    )
+
+
+def _check_order(g: _Game, label: Token, age: int, number: int) -> None:
+    last = g.last_label
+    if last is None:
+        allowed = [(1, 1)]
+    elif last[1] == 6:
+        allowed = [(last[0], 7)] + ([(last[0] + 1, 1)] if last[0] < 3 else [])
+    elif last[1] == 7:
+        allowed = [(last[0] + 1, 1)] if last[0] < 3 else []
+    else:
+        allowed = [(last[0], last[1] + 1)]
+    if (age, number) not in allowed:
+        names = [f"{lexical.NUMERALS[a - 1]}.{n}" for a, n in allowed]
+        if not names:
+            message = f"turn {label.value} after III.{last[1] if last else 6}: the game is over"
+        else:
+            after = f" after {lexical.NUMERALS[last[0] - 1]}.{last[1]}" if last else " first"
+            message = f"turn {label.value}{after}: expected {' or '.join(names)}"
+        raise g.error(StructureError, message, label, rule="turn-order", expected=tuple(names))
+    g.last_label = (age, number)
+
+
+def _pieces(
+    g: _Game, tok: Token, start: int, actions: list[_ActionBuilder], before: list[str], tags: list[tuple[str, str]]
+) -> tuple[_ActionBuilder, _PickBuilder | None]:
+    """Decode the actions of ``tok`` from ``start`` on (separated by ``|``); return the last and its pick."""
+    value = tok.value
+    pos = start
+    current: _ActionBuilder | None = None
+    pick: _PickBuilder | None = None
+    while True:
+        bar = value.find("|", pos)
+        end = len(value) if bar < 0 else bar
+        m = lexical.PIECE_RE.fullmatch(value, pos, end)
+        assert m is not None, value[pos:end]
+        current, pick = _piece(g, tok, m)
+        if before or tags:
+            current.before.extend(before)
+            current.tags.extend(tags)
+            before, tags = [], []
+        actions.append(current)
+        if bar < 0:
+            return current, pick
+        pos = bar + 1
+
+
+def _piece(g: _Game, tok: Token, m: Any) -> tuple[_ActionBuilder, _PickBuilder | None]:
+    seat, verb, name = m.group("seat", "verb", "name")
+    first = m.start("seat") if seat else (m.start("verb") if verb else m.start("name" if name else "unknown"))
+    a = _ActionBuilder(tok, first)
+    if seat:
+        a.seat, a.seat_rel = seat, m.start("seat")
+    if verb:
+        a.use = verb.lower()
+    if name:
+        a.card = g.card(name, tok, m.start("name"))
+        purchase, a.glyph = m.group("purchase", "glyph")
+        if purchase:
+            a.purchase = _purchase(g, tok, m.start("purchase"), purchase)
+    else:
+        purchase = m.group("upurchase")
+        if purchase:
+            a.purchase = _purchase(g, tok, m.start("upurchase"), purchase)
+        a.glyph = m.group("uglyph") or m.group("uglyph2")
+    clauses = m.group("clauses")
+    pick = _clauses(g, a, tok, m.start("clauses"), clauses) if clauses else None
+    return a, pick
+
+
+def _purchase(g: _Game, tok: Token, rel: int, text: str) -> Purchase:
+    sides: dict[str, list[str]] = {"left": [], "right": []}
+    for gm in lexical.GROUP_RE.finditer(text):
+        units = sides[lexical.SIDE_OF[gm.group("side").lower()]]
+        for um in lexical.UNIT_RE.finditer(gm.group("units")):
+            count = um.group("count")
+            units.extend([um.group("resource").lower()] * (int(count) if count else 1))
+    return _make(Purchase, {"left": tuple(sorted(sides["left"])), "right": tuple(sorted(sides["right"]))})
+
+
+def _clauses(g: _Game, a: _ActionBuilder, tok: Token, rel: int, text: str) -> _PickBuilder | None:
+    """Apply ``, discard X`` / ``, pick Y`` clauses to ``a``; return the pick if the last clause is one."""
+    last_pick = None
+    for cm in lexical.CLAUSE_RE.finditer(text):
+        discard = cm.group("discard")
+        if discard is not None:
+            at = rel + cm.start("discard")
+            if a.discard is not None:
+                raise g.error(StructureError, "a second discard clause: an action discards one card", tok, at,
+                              rule="clause")
+            a.discard = g.card(discard, tok, at)
+            last_pick = None
+        else:
+            at = rel + cm.start("pick")
+            pick = _new_pick(g, a, tok, at)
+            _picked(g, pick, tok, at, cm.group("pick"))
+            last_pick = pick
+    return last_pick
+
+
+def _new_pick(g: _Game, a: _ActionBuilder, tok: Token, rel: int) -> _PickBuilder:
+    if a.pick is not None:
+        raise g.error(StructureError, "a second pick clause: a stage gives one pick", tok, rel, rule="clause")
+    a.pick = _PickBuilder(tok, rel)
+    return a.pick
+
+
+def _picked(g: _Game, pick: _PickBuilder, tok: Token, rel: int, text: str) -> None:
+    m = lexical.PICKED_RE.fullmatch(text)
+    assert m is not None, text
+    if m.group("name"):
+        pick.card = g.card(m.group("name"), tok, rel + m.start("name"))
+        pick.glyph = m.group("glyph")
+    elif m.group("unknown"):
+        pick.card = UNKNOWN
+        pick.glyph = m.group("uglyph")
+    else:
+        pick.glyph = m.group("nglyph")
+
+
+def _check_actions(g: _Game, label: Token, age: int, number: int, actions: list[_ActionBuilder]) -> tuple[Action, ...]:
+    n = len(g.seats)
+    extra = number == 7
+    if not extra and len(actions) != n:
+        if len(actions) > n:
+            a = actions[n]
+            raise g.error(StructureError,
+                          f"turn {label.value} has more actions than seats: this game has {n} seats",
+                          a.tok, a.rel, rule="action-count")
+        last = actions[-1]
+        end = last.tok.end_pos - label.start_pos
+        raise g.error(StructureError,
+                      f"turn {label.value} has {len(actions)} actions: each of the {n} seats acts in every turn "
+                      "(write sell ? or stage ? for a hidden card)",
+                      label, end, rule="action-count")
+    built = []
+    previous = 0
+    for i, a in enumerate(actions):
+        if a.seat is not None:
+            seat = g.seat(a.seat, a.tok, a.seat_rel)
+            if not extra and seat != i + 1:
+                raise g.error(StructureError,
+                              f"this is action {i + 1} of the turn, which is seat {i + 1}'s "
+                              f"({g.seats[i].name}), not {a.seat!r}'s",
+                              a.tok, a.seat_rel, rule="seat-order")
+        elif extra:
+            raise g.error(StructureError,
+                          f"in the extra turn {label.value} each action names its seat: 'Name: action'",
+                          a.tok, a.rel, rule="seat-prefix")
+        else:
+            seat = i + 1
+        if extra:
+            if seat <= previous:
+                raise g.error(StructureError,
+                              f"the extra turn lists seats once each, in seat order ({a.seat} comes too late)",
+                              a.tok, a.seat_rel, rule="seat-order")
+            previous = seat
+        pick = None
+        p = a.pick
+        if p is not None:
+            pick = _make(Pick, {"card": p.card, "annotation": _annotation(p.before, p.after, p.glyph, p.tags),
+                                "span": g.span(p.tok, p.rel)})
+        built.append(
+            _make(Action, {
+                "seat": seat,
+                "use": a.use,
+                "card": a.card,
+                "purchase": a.purchase,
+                "discard": a.discard,
+                "pick": pick,
+                "annotation": _annotation(a.before, a.after, a.glyph, a.tags),
+                "span": g.span(a.tok, a.rel),
+            })
+        )
+    return tuple(built)
+
+
+# --- results -------------------------------------------------------------------------------------------------
+
+
+def _read_result(g: _Game, kw: Token, tok: Token) -> None:
+    m = lexical.RESULTS_RE.fullmatch(tok.value)
+    assert m is not None, tok.value
+    seat = g.seat(m.group("seat"), tok, 0)
+    if seat in g.result_seats:
+        raise g.error(StructureError, f"a second result line for seat {seat} ({g.seats[seat - 1].name})", tok,
+                      rule="result")
+    g.result_seats.add(seat)
+    fields: dict[str, int] = {}
+    for pm in lexical.PAIR_RE.finditer(m.group("pairs"), 0):
+        category = pm.group("category").lower()
+        rel = m.start("pairs") + pm.start("category")
+        if category in fields:
+            raise g.error(StructureError, f"{category} is stated twice for this seat", tok, rel, rule="result")
+        digits = pm.group("value").lstrip("-")
+        if len(digits) > _MAX_DIGITS:
+            raise g.error(StructureError, f"the {category} value is too large", tok, rel, rule="result")
+        fields[category] = int(pm.group("value"))
+    values: dict[str, Any] = {"seat": seat}
+    values.update((f, fields.get(f)) for f in _RESULT_FIELDS)
+    values["span"] = g.span(kw)
+    g.results.append(_make(SeatResult, values))
+
+
+# --- games and files -----------------------------------------------------------------------------------------
+
+_parser_instance: list[Any] = []
+
+
+def _parser() -> Any:
+    if not _parser_instance:
+        _parser_instance.append(grammar.build(_Transformer()))
+    return _parser_instance[0]
+
+
+def _parse_game(text: str, source: str, line0: int, off0: int) -> Record:
+    """Parse one game's text (starting with its [Format] line); raise :class:`NotationError`."""
+    if not text.endswith("\n"):
+        text += "\n"
+    g = _Game(text, source, line0, off0)
+    token = _STATE.set(g)
+    try:
+        return _parser().parse(text)
+    except UnexpectedInput as exc:
+        from .diagnose import diagnose
+
+        raise diagnose(exc, text, source, line0, off0) from None
+    finally:
+        _STATE.reset(token)
+
+
+def _normalise(text: str) -> str:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _prelude_error(text: str, source: str) -> NotationError | None:
+    stripped = text.lstrip()
+    if not stripped:
+        return None
+    pos = len(text) - len(stripped)
+    return at_offset(NotationSyntaxError, f"expected a game: each game starts with a line [Format \"{FORMAT_VERSION}\"]",
+                     text, pos, source, expected=(f"[Format \"{FORMAT_VERSION}\"]",))
+
+
+def split_games(text: str) -> Iterator[tuple[str, int, int]]:
+    """Cut a normalised text into ``(game_text, lines_before, chars_before)`` at ``[Format`` lines.
+
+    Text before the first game comes out first, as a chunk that does not start with ``[Format``.
+    """
+    starts = [m.start() for m in lexical.BOUNDARY_RE.finditer(text)]
+    if not starts or starts[0] > 0:
+        head_end = starts[0] if starts else len(text)
+        yield text[:head_end], 0, 0
+    line = text.count("\n", 0, starts[0]) if starts else 0
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        chunk = text[start:end]
+        yield chunk, line, start
+        line += chunk.count("\n")
+
+
+def _split_stream(lines: Iterable[str]) -> Iterator[tuple[str, int, int]]:
+    """As :func:`split_games` over lines read lazily (one game's lines in memory at a time)."""
+    buf: list[str] = []
+    line0 = off0 = 0
+    line = off = 0
+    first = True
+    for raw in lines:
+        if first:
+            raw = raw.lstrip("\ufeff")
+            first = False
+        if "\r" in raw:
+            raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+        if raw.lstrip(" \t").startswith("[Format") and lexical.BOUNDARY_RE.match(raw):
+            if buf or line:
+                yield "".join(buf), line0, off0
+            buf, line0, off0 = [], line, off
+        buf.append(raw)
+        line += raw.count("\n")
+        off += len(raw)
+    if buf or not line:
+        yield "".join(buf), line0, off0
+
+
+def _games(chunks: Iterable[tuple[str, int, int]], source: str) -> Iterator[Record | NotationError]:
+    for chunk, line0, off0 in chunks:
+        if not lexical.BOUNDARY_RE.match(chunk):
+            error = _prelude_error(chunk, source)
+            if error is not None:
+                yield error
+            continue
+        try:
+            yield _parse_game(chunk, source, line0, off0)
+        except NotationError as exc:
+            yield exc
+
+
+def read_games(
+    path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None
+) -> Iterator[Record | NotationError]:
+    """Yield each game of a file or text in order: a :class:`Record`, or the :class:`NotationError` of a
+    broken game (reading then goes on at the next ``[Format`` line).
+
+    The argument is a path (:class:`os.PathLike`, or a one-line ``str`` naming an existing file), an open
+    text file (read lazily: one game in memory at a time), or the text itself. ``source`` names the input in
+    error messages (default: the path, the file's ``name``, or ``"<string>"``). Raises :class:`OSError`
+    only when a path cannot be opened; never raises for the content.
+    """
+    arg = path_or_file_or_text
+    if isinstance(arg, os.PathLike) or (isinstance(arg, str) and _looks_like_path(arg)):
+        name = os.fspath(arg)
+        with open(name, encoding="utf-8", errors="strict", newline=None) as handle:
+            yield from _read_stream(handle, source or name)
+        return
+    if isinstance(arg, str):
+        yield from _games(split_games(_normalise(arg)), source or "<string>")
+        return
+    yield from _read_stream(arg, source or str(getattr(arg, "name", "<stream>")))
+
+
+def _looks_like_path(text: str) -> bool:
+    return "\n" not in text and not text.lstrip("\ufeff \t").startswith("[") and os.path.isfile(text)
+
+
+def _read_stream(handle: IO[str], source: str) -> Iterator[Record | NotationError]:
+    try:
+        yield from _games(_split_stream(handle), source)
+    except UnicodeDecodeError as exc:
+        yield NotationSyntaxError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})", source=source,
+                                  rule="encoding")
+
+
+def parse(text: str, *, source: str = "<string>") -> Record:
+    """The one game in ``text`` as a :class:`Record` (spans set, names in printed form).
+
+    Raises :class:`NotationError` (a subclass saying which check failed) if the text is not exactly one
+    valid 7WN game. Never raises anything else for any ``str``. Cost: linear in the text.
+    """
+    text = _normalise(text)
+    record: Record | None = None
+    for chunk, line0, off0 in split_games(text):
+        if not lexical.BOUNDARY_RE.match(chunk):
+            error = _prelude_error(chunk, source)
+            if error is not None:
+                raise error
+        elif record is not None:
+            raise at_offset(StructureError, "a second game: parse() reads one game (use read_games or parse_many)",
+                            text, off0, source, rule="games")
+        else:
+            record = _parse_game(chunk, source, line0, off0)
+    if record is None:
+        raise NotationSyntaxError(f"no game: a game starts with a line [Format \"{FORMAT_VERSION}\"]", source=source,
+                                  expected=(f"[Format \"{FORMAT_VERSION}\"]",))
+    return record
+
+
+def parse_many(text: str, *, source: str = "<string>") -> list[Record]:
+    """Every game in ``text``, in order. Raises the first :class:`NotationError` met (strict policy)."""
+    records = []
+    for item in _games(split_games(_normalise(text)), source):
+        if isinstance(item, NotationError):
+            raise item
+        records.append(item)
+    return records

@@ -1,0 +1,179 @@
+"""Writing a :class:`~wnotation.record.Record` as canonical 7WN text (spec 7wn.md, "Canonical form").
+
+The writer writes exactly what the Record holds: a purchase appears when ``purchase`` is not ``None``
+(deciding what may be left out is the engine's), every annotation in its canonical place. It does not check
+legality; it refuses only Records that no 7WN text can express (a reserved tag name, a newline in a value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..record import CATEGORIES, Action, Annotation, Purchase, Record, Turn
+from . import lexical
+from .reader import RESERVED_TAGS
+
+__all__ = ["write", "write_games", "format_action", "format_turn"]
+
+_RESULT_FIELDS = CATEGORIES + ("total", "coins", "rank")
+_RESERVED_FOLDED = {name.casefold() for name in RESERVED_TAGS}
+
+
+def write(record: Record) -> str:
+    """The canonical text of one game, ending with a newline.
+
+    Raises :class:`ValueError` if the Record holds something 7WN cannot express (see the module doc).
+    Cost: linear in the Record; the result is a fresh string.
+    """
+    lines = _header(record)
+    body = _body(record)
+    if body:
+        lines.append("")
+        lines.extend(body)
+    return "\n".join(lines) + "\n"
+
+
+def write_games(records: Iterable[Record]) -> str:
+    """The canonical text of several games, separated by one blank line. Raises as :func:`write`."""
+    return "\n".join(write(r) for r in records)
+
+
+# --- header --------------------------------------------------------------------------------------------------
+
+
+def _one_line(value: str, what: str) -> str:
+    if "\n" in value or "\r" in value:
+        raise ValueError(f"{what} {value!r} holds a line break, which a tag value cannot")
+    return lexical.write_string(value)
+
+
+def _header(r: Record) -> list[str]:
+    lines = [
+        f"[Format {_one_line(r.format, 'format')}]",
+        f"[Edition {_one_line(r.edition, 'edition')}]",
+        f"[Date {_one_line(r.date if r.date is not None else lexical.UNKNOWN_DATE, 'date')}]",
+    ]
+    for tag in r.tags:
+        if not lexical.TAG_NAME_RE.fullmatch(tag.name) or tag.name.casefold() in _RESERVED_FOLDED:
+            raise ValueError(f"free tag name {tag.name!r} is not a valid, unreserved tag name")
+        lines.append(f"[{tag.name} {_one_line(tag.value, 'tag value')}]")
+    for i, seat in enumerate(r.seats, 1):
+        lines.append(
+            f"[Seat{i} {_one_line(seat.name, 'seat name')} {lexical.write_string(seat.wonder)} "
+            f"{lexical.write_string(seat.side)}]"
+        )
+    if r.guilds is not None:
+        lines.append(f"[Guilds {lexical.write_string(', '.join(r.guilds))}]")
+    if r.seed is not None:
+        lines.append(f"[Seed \"{r.seed.algorithm} {r.seed.value}\"]")
+    for deal in sorted(r.deals, key=lambda d: d.age):
+        hands = [lexical.write_string(", ".join(hand)) for hand in deal.hands]
+        lines.append(f"[Deal{lexical.NUMERALS[deal.age - 1]} " + "\n  ".join(hands) + "]")
+    return lines
+
+
+# --- body ----------------------------------------------------------------------------------------------------
+
+
+def _body(r: Record) -> list[str]:
+    lines = []
+    a = r.annotation
+    if a.glyph or a.tags or a.before:
+        lines.append(" ".join(["game", *_notes(a.glyph, a.tags, a.before)]))
+    refs = _seat_refs(r)
+    for turn in r.turns:
+        lines.extend(lexical.write_comment(c) for c in turn.annotation.before)
+        lines.append(format_turn(turn, refs))
+    for result in r.results:
+        pairs = [f"{f} {getattr(result, f)}" for f in _RESULT_FIELDS if getattr(result, f) is not None]
+        lines.append(" ".join([f"result {refs[result.seat - 1]}:", *pairs]))
+    lines.extend(lexical.write_comment(c) for c in a.after)
+    return lines
+
+
+def _seat_refs(r: Record) -> list[str]:
+    """How the body names each seat: its name when that reads back unambiguously, else ``#N``."""
+    keys = [" ".join(s.name.split()).casefold() for s in r.seats]
+    return [
+        s.name if lexical.SEAT_REF_RE.fullmatch(s.name) and not s.name.startswith("#") and keys.count(keys[i]) == 1
+        else f"#{i + 1}"
+        for i, s in enumerate(r.seats)
+    ]
+
+
+def _notes(glyph: str | None, tags: tuple[tuple[str, str], ...], comments: tuple[str, ...]) -> list[str]:
+    parts = [glyph] if glyph else []
+    for key, value in tags:
+        if not lexical.ATAG_KEY_RE.fullmatch(key):
+            raise ValueError(f"annotation key {key!r} is not a valid key (a letter, then letters, digits, _ or -)")
+        parts.append(lexical.write_atag(key, value))
+    parts.extend(lexical.write_comment(c) for c in comments)
+    return parts
+
+
+def format_turn(turn: Turn, refs: list[str] | None = None) -> str:
+    """One canonical turn line (without the comment lines before it). ``refs`` names the seats in the
+    extra turn (default ``#N``). Raises :class:`ValueError` for a turn without actions."""
+    if not turn.actions:
+        raise ValueError(f"turn {turn.label} has no action")
+    extra = turn.number == 7
+    parts = [
+        format_action(a, (refs[a.seat - 1] if refs else f"#{a.seat}") if extra else None) for a in turn.actions
+    ]
+    line = f"{turn.label} " + " | ".join(parts)
+    t = turn.annotation
+    if t.glyph or t.tags or t.after:
+        line += " // " + " ".join(_notes(t.glyph, t.tags, t.after))
+    return line
+
+
+def format_action(action: Action, seat: str | None = None) -> str:
+    """One action in canonical form, e.g. ``stage ? (L clay), discard Altar, pick Temple !``; ``seat``
+    is written as a ``Name:`` prefix (the extra turn's)."""
+    a: Annotation = action.annotation
+    parts = [lexical.write_comment(c) for c in a.before]
+    main = "" if seat is None else f"{seat}: "
+    if action.use != "build":
+        main += action.use + " "
+    main += action.card
+    if action.purchase is not None:
+        main += " " + format_purchase(action.purchase)
+    if a.glyph:
+        main += " " + a.glyph
+    if action.discard is not None:
+        main += ", discard " + action.discard
+    parts.append(main)
+    parts.extend(_notes(None, a.tags, a.after))
+    text = " ".join(parts)
+    pick = action.pick
+    if pick is not None:
+        p = pick.annotation
+        words = [", pick", *(lexical.write_comment(c) for c in p.before), pick.card if pick.card is not None else "-"]
+        if p.glyph:
+            words.append(p.glyph)
+        words.extend(_notes(None, p.tags, p.after))
+        text += " ".join(words)
+    return text
+
+
+def format_purchase(purchase: Purchase) -> str:
+    """``(L clay glass, R 2 wood)``: left then right, each unit as held, repeats counted; ``()`` if empty."""
+    groups = []
+    for side, units in (("L", purchase.left), ("R", purchase.right)):
+        if not units:
+            continue
+        words = []
+        i = 0
+        while i < len(units):
+            j = i
+            while j < len(units) and units[j] == units[i]:
+                j += 1
+            count = j - i
+            while count > 99:  # the notation counts up to 99 per unit word
+                words.append(f"99 {units[i]}")
+                count -= 99
+            words.append(units[i] if count == 1 else f"{count} {units[i]}")
+            i = j
+        groups.append(f"{side} " + " ".join(words))
+    return "(" + ", ".join(groups) + ")"
+
