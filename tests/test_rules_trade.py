@@ -147,3 +147,22 @@ def test_R_CHAIN__paying_normally_is_still_allowed():
     events, findings, _ = step_turn(s, [P(1, "build", "Aqueduct", 2, buy=(("ore",), ())), P(2, "sell", "Altar"),
                                         P(3, "sell", "Altar")])
     assert rules_of(findings) == ["R-TRADE-MINIMAL"]  # paying normally: the ore bought is not needed
+
+
+def test_R_PRODUCE__own_cover_fast_path_never_contradicts_the_solver():
+    from itertools import product
+
+    from wnotation.catalog import RESOURCES
+    from wnotation.engine.rules import _covered
+    from wnotation.engine.trade import Purchase, minimal_purchases
+
+    sources = [("wood",), ("stone",), ("wood", "clay"), ("clay", "ore"), ("glass", "papyrus", "loom"),
+               ("wood", "stone", "ore", "clay"), ("ore",)]
+    costs = [{"wood": 2}, {"clay": 1, "ore": 1}, {"wood": 1, "clay": 1, "glass": 1}, {"stone": 3},
+             {"ore": 2, "wood": 1}, {"papyrus": 1, "loom": 1}]
+    for mask in product((0, 1), repeat=len(sources)):
+        own = tuple(s for s, m in zip(sources, mask) if m)
+        for cost in costs:
+            if _covered(cost, own):
+                assert minimal_purchases(cost, own, (), ()) == (Purchase(),), (cost, own)
+    assert RESOURCES

@@ -8,6 +8,7 @@ replay by :mod:`.rules`; this module does not decide legality of plays.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Mapping, Sequence
 
 from .. import deck
@@ -145,7 +146,20 @@ def from_seed(record: Record, guilds: Sequence[str] | None) -> tuple[deck.Deal |
     if record.seed.algorithm != deck.SHUFFLE_ALGORITHM:
         return None, [Finding("R-DECK", f"shuffle algorithm {record.seed.algorithm!r} is unknown (this version "
                               f"knows {deck.SHUFFLE_ALGORITHM}); the seed is not used", "I.0", None, None, "note")]
-    return deck.deal(record.players, record.seed.value, guilds), []
+    return _deal(record.players, record.seed.value, None if guilds is None else tuple(guilds)), []
+
+
+@lru_cache(maxsize=256)
+def _deal(players: int, seed: int, guilds: tuple[str, ...] | None) -> deck.Deal:
+    """``deck.deal``, memoised: a pure function of its arguments, and replaying a record again (show, score,
+    check) should not shuffle again."""
+    return deck.deal(players, seed, guilds)
+
+
+@lru_cache(maxsize=256)
+def guilds_of(players: int, names: tuple[str, ...]) -> tuple[Card, ...]:
+    """``deck.check_guilds``, memoised (it raises ``CatalogError`` for a bad list, which is not cached)."""
+    return deck.check_guilds(players, names)
 
 
 def hand_uses(age: int, hands: Hands, span: Span | None) -> list[Use]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .. import deck
 from ..catalog import AGE_NUMERALS, Card, CatalogError, load
 from ..record import CATEGORIES, UNKNOWN, Record, Span
 from . import deals as dealing
@@ -159,7 +158,7 @@ class _Run:
         if self.record.guilds is None:
             return None
         try:
-            return deck.check_guilds(self.record.players, self.record.guilds)
+            return dealing.guilds_of(self.record.players, tuple(self.record.guilds))
         except CatalogError as exc:
             self.findings.append(Finding("R-DECK", str(exc), "III.0", None, self.record.span))
             return None

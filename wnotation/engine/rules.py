@@ -16,8 +16,7 @@ After an illegal play the replay goes on as the record says, so that one error d
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from ..catalog import (
     AGE_NUMERALS,
@@ -32,7 +31,7 @@ from ..catalog import (
 from ..record import Span
 from . import events as ev
 from .findings import Finding, split_rule
-from .state import City, State, fold, info, stage_info
+from .state import City, State, fold, info, position_of, stage_info
 from .trade import Purchase, check_purchase, cheapest, explain_unaffordable
 
 NO_PURCHASE = Purchase()
@@ -42,8 +41,7 @@ DEFEAT = -1
 SALE = 3  # coins for a sold card (R-TURN)
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """One seat's action in one turn, as plain values (the replay decodes Record actions into these once).
 
     ``use`` is ``build``, ``stage`` or ``sell`` (``discard`` is the engine's own fallback for a missing action).
@@ -126,6 +124,8 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
     buys = stated is not None and (stated[0] or stated[1])
     if not cost and not buys:
         return NO_PURCHASE
+    if stated is None and _covered(cost, city.own):
+        return NO_PURCHASE
     n = len(state.cities)
     left, right = state.cities[seat % n].tradable, state.cities[(seat - 2) % n].tradable
     if stated is None:
@@ -134,6 +134,21 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
             return options[0]
         return explain_unaffordable(cost, city.own, left, right, city.prices, budget)
     return check_purchase(cost, city.own, left, right, city.prices, budget, stated[0], stated[1])
+
+
+def _covered(cost: Mapping[str, int], own) -> bool:
+    """A sufficient test that own production pays ``cost`` with no trade (R-PRODUCE): enough single-resource
+    sources for each resource. Either/or cases are left to the trade solver; an exact matching here was measured
+    to cost more than the solver calls it saves."""
+    for resource, need in cost.items():
+        for source in own:
+            if len(source) == 1 and source[0] == resource:
+                need -= 1
+                if not need:
+                    break
+        else:
+            return False
+    return True
 
 
 def _paid(seat: int, n: int, coin_cost: int, p: Purchase, out: list) -> None:
@@ -195,10 +210,10 @@ class _Turn:
 
 def _check_hand(t: _Turn, p: Play) -> None:
     hand = t.state.hands[p.seat - 1]
-    if p.card is None or p.card in hand or None in hand:
+    if p.card is None or position_of(hand, p.card) >= 0 or position_of(hand, None) >= 0:
         return
     name = t.name(p.seat)
-    holders = [t.name(k + 1) for k, h in enumerate(t.state.hands) if p.card in h]
+    holders = [t.name(k + 1) for k, h in enumerate(t.state.hands) if position_of(h, p.card) >= 0]
     if holders:
         t.find("R-PASS", f"{name} plays {p.card.name}, but at this turn that card is in the hand {holders[0]} "
                f"holds; {name} holds {_hand_text(hand)}", p.seat, p.span)

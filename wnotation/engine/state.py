@@ -210,23 +210,26 @@ def initial(table: Table) -> State:
 # --- mutators: one per event class ---------------------------------------------------------------------------
 
 
+def position_of(cards: tuple, card: Card | None) -> int:
+    """The index of ``card`` in ``cards`` by identity (catalogue cards are singletons), or -1. Cheaper than
+    ``tuple.index``, which falls back on the dataclass ``__eq__`` for every other card."""
+    for k, x in enumerate(cards):
+        if x is card:
+            return k
+    return -1
+
+
 def _take(hand: tuple, card: Card | None) -> tuple:
     """``hand`` without ``card``. An unknown card takes an unknown slot; when none is left, the hand's remaining
     cards can no longer be told apart and all become unknown. A known card missing from the hand takes an unknown
     slot, else the last card (the rules engine has reported R-DECK: the record's action wins over the deal)."""
-    if card is not None:
-        try:
-            k = hand.index(card)
-        except ValueError:
-            pass
-        else:
-            return hand[:k] + hand[k + 1 :]
-    try:
-        k = hand.index(None)
-    except ValueError:
-        if not hand:
-            raise IntegrityError("a card left an empty hand") from None
-        return (None,) * (len(hand) - 1) if card is None else hand[:-1]
+    k = position_of(hand, card) if card is not None else -1
+    if k < 0:
+        k = position_of(hand, None)
+        if k < 0:
+            if not hand:
+                raise IntegrityError("a card left an empty hand")
+            return (None,) * (len(hand) - 1) if card is None else hand[:-1]
     return hand[:k] + hand[k + 1 :]
 
 
@@ -235,10 +238,13 @@ def _playing(s: State) -> None:
         raise IntegrityError(f"no turn is in progress at {s.address}")
 
 
+_new_tuple = tuple.__new__  # builds a NamedTuple without the Python-level __new__ frame (hot path)
+
+
 def _replace_city(s: State, seat: int, city: City, hands=None, discard=None) -> State:
-    cities = s.cities[: seat - 1] + (city,) + s.cities[seat:]
-    return State(s.table, s.age, s.turn, s.ended, cities, s.hands if hands is None else hands,
-                 s.discard if discard is None else discard)
+    cities = s.cities
+    return _new_tuple(State, (s.table, s.age, s.turn, s.ended, cities[: seat - 1] + (city,) + cities[seat:],
+                              s.hands if hands is None else hands, s.discard if discard is None else discard))
 
 
 def _hands_without(s: State, seat: int, card: Card | None) -> tuple:
@@ -248,17 +254,18 @@ def _hands_without(s: State, seat: int, card: Card | None) -> tuple:
 def _with_building(c: City, card: Card) -> City:
     i = info(card)
     discounts = c.discounts + i.discounts if i.discounts else c.discounts
-    return City(
+    return _new_tuple(City, (
         c.seat, c.wonder, c.buildings + (card,), c.names | {card.name}, c.colours | {card.colour}, c.stages,
         c.stage_ages, c.staged, c.coins, c.shields + i.shields,
         c.science + (i.science,) if i.science else c.science, c.tokens,
         c.own + i.sources if i.sources else c.own, c.tradable + i.tradable if i.tradable else c.tradable,
         discounts, prices_for(discounts) if i.discounts else c.prices, c.powers, c.picks,
-    )
+    ))
 
 
 def _card_built(s: State, e: ev.CardBuilt) -> State:
-    _playing(s)
+    if s.ended or not s.age:
+        _playing(s)
     city = _with_building(s.cities[e.seat - 1], e.card)
     return _replace_city(s, e.seat, city, hands=_hands_without(s, e.seat, e.card))
 
@@ -282,13 +289,13 @@ def _stage_built(s: State, e: ev.StageBuilt) -> State:
 
 
 def _card_sold(s: State, e: ev.CardSold | ev.CardDiscarded) -> State:
-    _playing(s)
-    return State(s.table, s.age, s.turn, s.ended, s.cities, _hands_without(s, e.seat, e.card),
-                 s.discard + (e.card,))
+    if s.ended or not s.age:
+        _playing(s)
+    return _new_tuple(State, (s.table, s.age, s.turn, s.ended, s.cities, _hands_without(s, e.seat, e.card),
+                              s.discard + (e.card,)))
 
 
 _COINS, _TOKENS, _PICKS = City._fields.index("coins"), City._fields.index("tokens"), City._fields.index("picks")
-_new_tuple = tuple.__new__
 
 
 def _set(c: City, field: int, value) -> City:
@@ -302,9 +309,19 @@ def _coins(s: State, seat: int, delta: int) -> State:
 
 
 def _coins_paid(s: State, e: ev.CoinsPaid) -> State:
-    _playing(s)
-    s = _coins(s, e.seat, -e.amount)
-    return s if e.to is None else _coins(s, e.to, e.amount)
+    if s.ended or not s.age:
+        _playing(s)
+    cities = s.cities
+    k = e.seat - 1
+    payer = cities[k]
+    cities = cities[:k] + (_new_tuple(City, payer[:_COINS] + (payer.coins - e.amount,) + payer[_COINS + 1:]),) \
+        + cities[k + 1:]
+    if e.to is not None:
+        k = e.to - 1
+        payee = cities[k]
+        cities = cities[:k] + (_new_tuple(City, payee[:_COINS] + (payee.coins + e.amount,) + payee[_COINS + 1:]),) \
+            + cities[k + 1:]
+    return _new_tuple(State, (s.table, s.age, s.turn, s.ended, cities, s.hands, s.discard))
 
 
 def _coins_gained(s: State, e: ev.CoinsGained) -> State:
