@@ -111,3 +111,13 @@ def test_bot_games_exercise_babylon_and_halikarnassos():
         kinds["pick"] += sum(1 for t in record.turns for a in t.actions if a.pick is not None)
         kinds["bought"] += sum(1 for t in record.turns for a in t.actions if a.purchase is not None)
     assert kinds["extra"] and kinds["pick"], kinds
+
+
+def test_bot_games_survive_the_notation_round_trip():
+    from wnotation.notation import parse, write
+
+    for players in range(3, 8):
+        record = play_game(players, 100 + players, "random")
+        back = parse(write(record))
+        assert back == record
+        assert replay(back).findings == ()

@@ -225,3 +225,15 @@ def test_replay_events_name_every_fact_of_a_turn():
     events = r.events[r.marks["I.1"]: r.marks["I.2"]]
     assert ev.CoinsPaid(3, 2, 2) in events and ev.CoinsPaid(2, None, 1) in events
     assert events[-1] == ev.TurnResolved(1, 2) and ev.HandsPassed(ev.LEFT) in events
+
+
+def test_R_DECK__unknown_guilds_get_one_note_and_missing_actions_the_turn_span():
+    turns = dict(HAND_WORKED)
+    turns["II.5"] = ["sell ?", "sell ?", None]
+    rec = game(SEATS, turns)
+    rec = rec.model_copy(update={"turns": tuple(t if t.label != "II.5" else t.model_copy(
+        update={"span": Span(line=55, column=1)}) for t in rec.turns)})
+    found = replay(rec).findings
+    assert [(f.rule, f.severity, f.address) for f in found] == [("R-TURN", "error", "II.5"),
+                                                               ("R-DECK", "note", "III.0")]
+    assert found[0].span == Span(line=55, column=1)

@@ -81,7 +81,8 @@ def _pick(state: State, seat: int, bot: str, rng: deck.SplitMix64) -> Card | Non
 def _action(play: Play, a: LegalAction, discard: Card | None) -> dict:
     purchase = None
     if not a.default:
-        purchase = record.Purchase(left=a.purchase.left, right=a.purchase.right)
+        # the Record keeps each side's units sorted by name
+        purchase = record.Purchase(left=tuple(sorted(a.purchase.left)), right=tuple(sorted(a.purchase.right)))
     return {"seat": play.seat, "use": a.use, "card": a.card.name, "purchase": purchase,
             "discard": discard.name if discard is not None else None}
 

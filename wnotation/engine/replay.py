@@ -6,7 +6,7 @@ sheet, and verifies the record's expected results (R-SCORE). It neither reads te
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 from ..catalog import AGE_NUMERALS, Card, CatalogError, load
@@ -195,6 +195,10 @@ class _Run:
             return written
         if seeded is not None:
             return seeded
+        if age == 3 and self.guilds is None:
+            self.findings.append(Finding("R-DECK", "the record names neither its guilds nor a seed: Age III's "
+                                         "guilds are checked only for repeats and their number", where, None, None,
+                                         "note"))
         rebuilt, uses = dealing.rebuild(age, n, plays)
         self.findings += dealing.check_deck(age, n, self.guilds, [u for hand in uses for u in hand])
         return rebuilt
@@ -218,16 +222,16 @@ class _Run:
                     self.findings.append(Finding("R-TURN", f"turn {address(age, t)} is missing; the replay stops "
                                                  "here", address(age, t), None, None))
                 return False
-            self.push(*step_turn(self.state, plays[(age, t)]))
+            self.turn(age, t, plays[(age, t)])
             if t < 6:
                 self.picks(age, t, plays[(age, t)], address(age, t))
             self.mark()
         keepers = seats_to_act(self.state)
         if keepers:
             if (age, 7) in plays:
-                self.push(*step_turn(self.state, plays[(age, 7)]))
+                self.turn(age, 7, plays[(age, 7)])
             elif self.later(age, 7):
-                self.push(*step_turn(self.state, ()))
+                self.turn(age, 7, [])
             else:
                 return False
             self.mark()
@@ -240,6 +244,14 @@ class _Run:
         self.push(ending, (), fold(self.state, ending))
         self.mark()
         return True
+
+    def turn(self, age: int, number: int, plays: list[Play]) -> None:
+        """Resolve one turn; a finding about no particular action (a missing one) gets the turn's span."""
+        events, findings, state = step_turn(self.state, plays)
+        span = self.decoded.spans.get((age, number))
+        if span is not None:
+            findings = tuple(f if f.span is not None else replace(f, span=span) for f in findings)
+        self.push(events, findings, state)
 
     def picks(self, age: int, turn: int, plays: list[Play], where: str) -> None:
         owed = set(picks_owed(self.state))
