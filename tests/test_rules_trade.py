@@ -149,20 +149,21 @@ def test_R_CHAIN__paying_normally_is_still_allowed():
     assert rules_of(findings) == ["R-TRADE-MINIMAL"]  # paying normally: the ore bought is not needed
 
 
-def test_R_PRODUCE__own_cover_fast_path_never_contradicts_the_solver():
+def test_R_PRODUCE__reduced_solver_questions_give_the_same_answers():
     from itertools import product
 
-    from wnotation.catalog import RESOURCES
-    from wnotation.engine.rules import _covered
-    from wnotation.engine.trade import Purchase, minimal_purchases
+    from wnotation.engine.rules import cheapest_options
+    from wnotation.engine.trade import Prices, cheapest
 
     sources = [("wood",), ("stone",), ("wood", "clay"), ("clay", "ore"), ("glass", "papyrus", "loom"),
-               ("wood", "stone", "ore", "clay"), ("ore",)]
+               ("wood", "stone", "ore", "clay"), ("ore",), ("glass",)]
     costs = [{"wood": 2}, {"clay": 1, "ore": 1}, {"wood": 1, "clay": 1, "glass": 1}, {"stone": 3},
-             {"ore": 2, "wood": 1}, {"papyrus": 1, "loom": 1}]
-    for mask in product((0, 1), repeat=len(sources)):
-        own = tuple(s for s, m in zip(sources, mask) if m)
-        for cost in costs:
-            if _covered(cost, own):
-                assert minimal_purchases(cost, own, (), ()) == (Purchase(),), (cost, own)
-    assert RESOURCES
+             {"ore": 2, "wood": 1}, {"papyrus": 1, "loom": 1}, {"clay": 2, "glass": 1, "wood": 1}]
+    left, right = (("clay",), ("wood", "stone"), ("glass",)), (("ore",), ("clay", "ore"), ("papyrus",), ("wood",))
+    for prices in (Prices(), Prices(left_raw=1, right_manufactured=1)):
+        for mask in product((0, 1), repeat=len(sources)):
+            own = tuple(s for s, m in zip(sources, mask) if m)
+            for cost in costs:
+                for budget in (0, 2, 9):
+                    assert cheapest_options(cost, own, left, right, prices, budget) == \
+                        cheapest(cost, own, left, right, prices, budget), (cost, own, budget)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..catalog import Card
-from .rules import NO_PURCHASE, free_reason, seats_to_act
+from .rules import NO_PURCHASE, cheapest_options, free_reason, seats_to_act
 from .state import State, info, stage_info
-from .trade import Purchase, cheapest
+from .trade import Purchase
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ def _options(state: State, seat: int, cost: dict[str, int], coin_cost: int) -> t
     if not cost:
         return ((NO_PURCHASE, coin_cost, True),)
     n = len(state.cities)
-    found = cheapest(cost, city.own, state.cities[seat % n].tradable, state.cities[(seat - 2) % n].tradable,
+    found = cheapest_options(cost, city.own, state.cities[seat % n].tradable, state.cities[(seat - 2) % n].tradable,
                      city.prices, city.coins - coin_cost)
     return tuple((p, coin_cost + p.coins, k == 0) for k, p in enumerate(found))
 

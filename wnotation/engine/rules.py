@@ -115,7 +115,7 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
             stated: tuple[tuple[str, ...], tuple[str, ...]] | None) -> Purchase | str:
     """The purchase that pays ``cost`` plus ``coin_cost`` for ``seat`` in ``state`` (the turn-start state), or the
     reason it cannot, ending in a rule ID. A stated purchase is checked; without one the default (the first
-    cheapest, R-TRADE-MINIMAL) is chosen. Cost: one trade-solver call (memoised)."""
+    cheapest, R-TRADE-MINIMAL) is chosen. Cost: at most one trade-solver call (memoised)."""
     city = state.cities[seat - 1]
     budget = city.coins - coin_cost
     if budget < 0:
@@ -124,31 +124,45 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
     buys = stated is not None and (stated[0] or stated[1])
     if not cost and not buys:
         return NO_PURCHASE
-    if stated is None and _covered(cost, city.own):
-        return NO_PURCHASE
     n = len(state.cities)
     left, right = state.cities[seat % n].tradable, state.cities[(seat - 2) % n].tradable
     if stated is None:
-        options = cheapest(cost, city.own, left, right, city.prices, budget)
+        options = cheapest_options(cost, city.own, left, right, city.prices, budget)
         if options:
             return options[0]
         return explain_unaffordable(cost, city.own, left, right, city.prices, budget)
     return check_purchase(cost, city.own, left, right, city.prices, budget, stated[0], stated[1])
 
 
-def _covered(cost: Mapping[str, int], own) -> bool:
-    """A sufficient test that own production pays ``cost`` with no trade (R-PRODUCE): enough single-resource
-    sources for each resource. Either/or cases are left to the trade solver; an exact matching here was measured
-    to cost more than the solver calls it saves."""
-    for resource, need in cost.items():
-        for source in own:
-            if len(source) == 1 and source[0] == resource:
-                need -= 1
-                if not need:
-                    break
-        else:
-            return False
-    return True
+_COVERED = (NO_PURCHASE,)
+
+
+def cheapest_options(cost: Mapping[str, int], own, left, right, prices, budget: int) -> tuple[Purchase, ...]:
+    """``trade.cheapest`` on a reduced, equivalent question, so that far more questions share one memoised answer.
+
+    Reductions (R-PRODUCE): an own source that can give only one needed resource pays one unit of it (using it
+    never hurts: it can serve nothing else), and sources that offer nothing still needed are dropped. Both keep
+    the set of coverings, hence every minimal purchase, its price and the canonical order. Cost: O(sources)."""
+    need = dict(cost)
+    rest = []
+    for src in own:
+        if len(src) == 1:
+            left_over = need.get(src[0])
+            if left_over:
+                if left_over == 1:
+                    del need[src[0]]
+                else:
+                    need[src[0]] = left_over - 1
+                continue
+        rest.append(src)
+    if not need:
+        return _COVERED
+    return cheapest(need, _useful(rest, need), _useful(left, need), _useful(right, need), prices, budget)
+
+
+def _useful(sources, need: dict[str, int]) -> tuple:
+    keys = need.keys()
+    return tuple([src for src in sources if not keys.isdisjoint(src)])
 
 
 def _paid(seat: int, n: int, coin_cost: int, p: Purchase, out: list) -> None:
