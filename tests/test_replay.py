@@ -237,3 +237,83 @@ def test_R_DECK__unknown_guilds_get_one_note_and_missing_actions_the_turn_span()
     assert [(f.rule, f.severity, f.address) for f in found] == [("R-TURN", "error", "II.5"),
                                                                ("R-DECK", "note", "III.0")]
     assert found[0].span == Span(line=55, column=1)
+
+
+def _fill(plan: dict[str, str], players: int, seat: int = 1) -> dict[str, list]:
+    """Every seat but ``seat`` sells an unseen card (with an unseen discard on turn 6); ``seat`` plays ``plan``."""
+    turns = {}
+    for age in ("I", "II", "III"):
+        for t in range(1, 7):
+            label = f"{age}.{t}"
+            other = "sell ? / ?" if t == 6 else "sell ?"
+            row = [other] * players
+            row[seat - 1] = plan.get(label, other)
+            turns[label] = row
+    return turns
+
+
+# 5 players, hand-worked: Olympia Night frees the first card of Ages II and III (R-OLYMPIA-N1, stage built in
+# Age I) and the turn-6 card of every Age from the stage's own Age (R-OLYMPIA-N2); a shared place (R-WIN).
+OLYMPIA_NIGHT = {
+    "I.1": "build Ore Vein", "I.2": "stage ?",  # 2 ore: Ore Vein + Rhodos' ore (2 coins to the left)
+    "I.3": "build Clay Pool", "I.4": "build Clay Pit",  # 1 coin
+    "I.5": "stage ?",  # 3 clay: start, Clay Pool, Clay Pit
+    "I.6": "build Workshop / ?",  # free on turn 6: nobody next door sells glass
+    "II.1": "build Statue",  # free on turn 1 of a later Age
+    "II.6": "build Dispensary / ?",
+    "III.1": "build Palace",
+    "III.6": "build Scientists Guild / ?",
+}
+FIVE = [("Oli", "Olympia", "night"), ("Rho", "Rhodos", "night"), ("Eph", "Ephesos", "day"),
+        ("Ale", "Alexandria", "day"), ("Giz", "Gizah", "night")]
+FIVE_GUILDS = ("Scientists Guild", "Builders Guild", "Decorators Guild", "Traders Guild", "Spies Guild",
+               "Magistrates Guild", "Workers Guild")
+FIVE_SHEET = {  # military, treasury, wonder, civilian, commercial, guilds, science, total, coins, rank
+    1: (0, 8, 5, 12, 0, 0, 10, 35, 24, 1),  # science: gear, compass, "any" as a tablet = 1+1+1+7
+    2: (0, 19, 0, 0, 0, 0, 0, 19, 59, 2),  # 18 sales and 2 coins of trade
+    3: (0, 19, 0, 0, 0, 0, 0, 19, 57, 3),
+    4: (0, 19, 0, 0, 0, 0, 0, 19, 57, 3),
+    5: (0, 19, 0, 0, 0, 0, 0, 19, 57, 3),
+}
+
+# 7 players, hand-worked: Olympia Day builds the first card of each colour for free (R-OLYMPIA-D2) but pays for
+# a second red card; the Decorators Guild scores with all three stages; shared places at 2 and 6.
+OLYMPIA_DAY = {
+    "I.1": "build Lumber Yard", "I.2": "build Stone Pit", "I.3": "build Timber Yard",  # 1 coin
+    "I.4": "stage ?", "I.5": "stage ?",  # 2 stone, then 2 wood, all own
+    "I.6": "build Barracks / ?",  # first red: free
+    "II.1": "build Temple", "II.2": "build Caravansery", "II.3": "build Laboratory", "II.4": "build Glassworks",
+    "II.5": "build Walls",  # second red: 3 stone paid from Stone Pit, Timber Yard and Caravansery
+    "II.6": "build Brickyard / ?",  # second brown: 1 coin
+    "III.1": "build Senate",  # own: wood, wood, stone, ore (Caravansery)
+    "III.2": "build Decorators Guild",  # first purple: free
+    "III.3": "stage ?",  # 3 clay: start and Brickyard
+}
+SEVEN = [("Oly", "Olympia", "day"), ("Ale", "Alexandria", "day"), ("Bab", "Babylon", "day"),
+         ("Eph", "Ephesos", "night"), ("Giz", "Gizah", "day"), ("Hal", "Halikarnassos", "day"),
+         ("Rho", "Rhodos", "day")]
+SEVEN_GUILDS = ("Scientists Guild", "Builders Guild", "Decorators Guild", "Traders Guild", "Spies Guild",
+                "Magistrates Guild", "Workers Guild", "Philosophers Guild", "Shipowners Guild")
+SEVEN_SHEET = {
+    1: (18, 3, 10, 10, 0, 7, 1, 49, 10, 1),  # 3 shields against 0 on both sides, every Age
+    2: (-3, 19, 0, 0, 0, 0, 0, 16, 57, 6),
+    3: (0, 19, 0, 0, 0, 0, 0, 19, 57, 2),
+    4: (0, 19, 0, 0, 0, 0, 0, 19, 57, 2),
+    5: (0, 19, 0, 0, 0, 0, 0, 19, 57, 2),
+    6: (0, 19, 0, 0, 0, 0, 0, 19, 57, 2),
+    7: (-3, 19, 0, 0, 0, 0, 0, 16, 57, 6),
+}
+
+
+@pytest.mark.parametrize("seats,plan,guilds,sheet", [
+    (FIVE, OLYMPIA_NIGHT, FIVE_GUILDS, FIVE_SHEET), (SEVEN, OLYMPIA_DAY, SEVEN_GUILDS, SEVEN_SHEET)])
+def test_hand_worked_olympia_games_R_OLYMPIA_N2(seats, plan, guilds, sheet):
+    results = tuple(SeatResult(seat=s, **dict(zip(FIELDS, v))) for s, v in sheet.items())
+    r = replay(game(seats, _fill(plan, len(seats)), guilds=guilds, results=results))
+    assert [str(f) for f in r.findings] == []
+    built = [e for e in r.events if isinstance(e, ev.CardBuilt) and e.seat == 1]
+    free = {e.card.name for e in built if e.how == "power"}
+    if seats is FIVE:
+        assert free == {"Workshop", "Statue", "Dispensary", "Palace", "Scientists Guild"}
+    else:
+        assert free == {"Barracks", "Temple", "Caravansery", "Laboratory", "Glassworks", "Decorators Guild"}
