@@ -75,3 +75,14 @@ def test_hands_pass_in_both_directions():
     right = apply(s, ev.HandsPassed(ev.RIGHT))
     assert [h[0].name for h in left.hands] == ["Baths", "Altar", "Well"]
     assert [h[0].name for h in right.hands] == ["Well", "Baths", "Altar"]
+
+
+def test_view_hides_other_hands_staged_cards_and_the_pile():
+    from wnotation.engine.state import view
+
+    s = position(TABLE, hands=[["Altar", "Well"], ["Baths", "Loom"], ["Press", "Tavern"]], discard=["Theater"])
+    s = apply(s, ev.StageBuilt(2, 1, card("Baths", 1)))
+    seen = view(s, 1)
+    assert seen.hands[0] == s.hands[0] and seen.hands[1:] == ((None,), (None, None))
+    assert seen.cities[1].staged == (None,) and seen.cities[1].stages == 1
+    assert seen.discard == (None,) and view(s, 2).cities[1].staged == (card("Baths", 1),)

@@ -409,3 +409,18 @@ def fold(state: State, events) -> State:
     for e in events:
         state = _APPLY[type(e)](state, e)
     return state
+
+
+def view(state: State, seat: int) -> State:
+    """What ``seat`` can see of ``state``: its own hand and cards; the other hands as unknown cards (``None``), the
+    cards under the other boards and the face-down discard pile unknown too. Buildings, stages, coins and tokens
+    are public. The result is a State like any other (legal actions and trades can be computed on it)."""
+    k = seat - 1
+    hands = tuple(h if i == k else (None,) * len(h) for i, h in enumerate(state.hands))
+    cities = tuple(c if i == k or not c.staged else _new_tuple(City, c[:_STAGED] + ((None,) * len(c.staged),)
+                                                                  + c[_STAGED + 1:])
+                   for i, c in enumerate(state.cities))
+    return State(state.table, state.age, state.turn, state.ended, cities, hands, (None,) * len(state.discard))
+
+
+_STAGED = City._fields.index("staged")
