@@ -317,3 +317,11 @@ def test_hand_worked_olympia_games_R_OLYMPIA_N2(seats, plan, guilds, sheet):
         assert free == {"Workshop", "Statue", "Dispensary", "Palace", "Scientists Guild"}
     else:
         assert free == {"Barracks", "Temple", "Caravansery", "Laboratory", "Glassworks", "Decorators Guild"}
+
+
+def test_positions_are_read_only_and_steppable():
+    r = replay(hand_worked())
+    with pytest.raises(TypeError):
+        r.positions["I.0"] = None
+    assert r.step("I.6") == "I.7" and r.step("I.7") == "I.end" and r.step("I.end") == "II.0"
+    assert r.step("I.0", -1) is None and r.step("III.end") is None

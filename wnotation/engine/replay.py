@@ -7,7 +7,8 @@ sheet, and verifies the record's expected results (R-SCORE). It neither reads te
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterator
+from types import MappingProxyType
+from typing import Iterator, Mapping
 
 from ..catalog import AGE_NUMERALS, Card, CatalogError, load
 from ..record import CATEGORIES, UNKNOWN, Record, Span
@@ -30,8 +31,8 @@ class Replay:
 
     events: tuple
     findings: tuple[Finding, ...]
-    positions: dict[str, State] = field(repr=False)
-    marks: dict[str, int] = field(repr=False)  # address -> number of events folded to reach it
+    positions: Mapping[str, State] = field(repr=False)  # read-only, in game order
+    marks: Mapping[str, int] = field(repr=False)  # address -> number of events folded to reach it
     scores: ScoreSheet | None
 
     def position(self, where: str) -> State:
@@ -42,6 +43,12 @@ class Replay:
         except KeyError:
             have = ", ".join(self.positions) or "none"
             raise KeyError(f"no position {where!r} in this game (positions: {have})") from None
+
+    def step(self, where: str, by: int = 1) -> str | None:
+        """The address ``by`` positions after ``where`` (before it if negative), or ``None`` past either end."""
+        order = self.addresses
+        k = order.index(where) + by
+        return order[k] if 0 <= k < len(order) else None
 
     def __iter__(self) -> Iterator[tuple[str, State]]:
         """``(address, state)`` in game order."""
@@ -276,7 +283,8 @@ def replay(record: Record) -> Replay:
     if run.state.finished:
         sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in run.state.cities])
     run.findings += _verify(record, sheet, run.table)
-    return Replay(tuple(run.events), tuple(run.findings), run.positions, run.marks, sheet)
+    return Replay(tuple(run.events), tuple(run.findings), MappingProxyType(run.positions),
+                  MappingProxyType(run.marks), sheet)
 
 
 def _verify(record: Record, sheet: ScoreSheet | None, table: Table) -> list[Finding]:
