@@ -121,3 +121,13 @@ def test_bot_games_survive_the_notation_round_trip():
         back = parse(write(record))
         assert back == record
         assert replay(back).findings == ()
+
+
+def test_bot_plays_given_wonders_R_BABYLON_N1():
+    wonders = [("Babylon", "night"), ("Halikarnassos", "night"), ("Olympia", "night"), ("Olympia", "day")]
+    with pytest.raises(ValueError):
+        play_game(4, 1, wonders=wonders)  # two Olympias (R-BOARD, checked by the Record)
+    for seed in range(6):
+        record = play_game(3, seed, "greedy", wonders=wonders[:3])
+        assert [(s.wonder, s.side) for s in record.seats] == wonders[:3]
+        assert replay(record).findings == ()

@@ -88,10 +88,10 @@ def _action(play: Play, a: LegalAction, discard: Card | None) -> dict:
 
 
 def play_game(players: int, seed: int, bot: str = "random",
-              wonders: Sequence[WonderSide] | None = None) -> record.Record:
+              wonders: Sequence[WonderSide | tuple[str, str]] | None = None) -> record.Record:
     """A complete legal game of ``players`` seats dealt by ``deck.deal(players, seed)``, played by ``bot``.
 
-    ``wonders`` (Wonder sides in seat order) default to :func:`draw_wonders`. The Record holds the seed, the
+    ``wonders`` (Wonder sides in seat order, or ``("Gizah", "night")`` pairs) default to :func:`draw_wonders`. The Record holds the seed, the
     guilds, every action (a purchase only when it is not the engine's default), Babylon's extra turns,
     Halikarnassos' picks, and the results from the final score sheet. Raises ``ValueError`` for an unknown bot
     or a player count outside 3..7. Deterministic in its arguments.
@@ -100,9 +100,14 @@ def play_game(players: int, seed: int, bot: str = "random",
         raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
     deck.check_players(players)
     dealt = deck.deal(players, seed)
-    sides = tuple(wonders) if wonders is not None else draw_wonders(players, seed)
+    if wonders is None:
+        sides = draw_wonders(players, seed)
+    else:
+        sides = tuple(w if isinstance(w, WonderSide) else load().wonder(*w) for w in wonders)
     if len(sides) != players:
         raise ValueError(f"{len(sides)} Wonders for {players} seats")
+    if len({w.name for w in sides}) != players:
+        raise ValueError("two seats play the same Wonder (R-BOARD)")
     table = Table(NAMES[:players], sides, dealt.guilds)
     rng = deck.SplitMix64(seed)
     state = initial(table)

@@ -143,6 +143,8 @@ def cheapest_options(cost: Mapping[str, int], own, left, right, prices, budget: 
     Reductions (R-PRODUCE): an own source that can give only one needed resource pays one unit of it (using it
     never hurts: it can serve nothing else), and sources that offer nothing still needed are dropped. Both keep
     the set of coverings, hence every minimal purchase, its price and the canonical order. Cost: O(sources)."""
+    if budget < 0:
+        return ()
     need = dict(cost)
     rest = []
     for src in own:
