@@ -131,3 +131,24 @@ def test_bot_plays_given_wonders_R_BABYLON_N1():
         record = play_game(3, seed, "greedy", wonders=wonders[:3])
         assert [(s.wonder, s.side) for s in record.seats] == wonders[:3]
         assert replay(record).findings == ()
+
+
+@SETTINGS
+@given(games, st.integers(0, 10**6), st.integers(0, 10**6))
+def test_R_DECK__a_single_mutation_is_reported_at_its_turn(game, which, other):
+    from wnotation.catalog import load
+
+    players, seed, bot = game
+    record = play_game(players, seed, bot)
+    r = replay(record)
+    k = which % len(record.turns)
+    turn = record.turns[k]
+    action = turn.actions[which % len(turn.actions)]
+    held = {c.name for c in r.position(r.step(turn.label, -1)).hands[action.seat - 1]}  # the hand it holds then
+    outside = sorted({c.name for c in load().cards if c.age == turn.age} - held)
+    mutated = action.model_copy(update={"card": outside[other % len(outside)], "use": "sell", "purchase": None})
+    turns = list(record.turns)
+    turns[k] = turn.model_copy(update={"actions": tuple(mutated if a is action else a for a in turn.actions)})
+    found = replay(record.model_copy(update={"turns": tuple(turns)})).findings
+    assert found and (found[0].address, found[0].seat) == (turn.label, action.seat)
+    assert found[0].rule in ("R-DECK", "R-PASS")
