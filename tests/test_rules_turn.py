@@ -173,3 +173,9 @@ def test_R_COUNT_SAMETURN__counts_same_turn_neighbour_buildings_and_itself():
     assert findings == ()
     assert ev.CardBuilt(1, card("Lighthouse", 3), "chain") in events
     assert ev.CoinsGained(1, 3, "card") in events  # Tavern, Caravansery and the Lighthouse itself
+
+
+def test_R_TURN__a_missing_turn_six_action_is_one_finding():
+    s = position(TABLE, turn=5, hands=[["Altar", "Loom"], ["Stockade", "Well"], ["Barracks", "Press"]])
+    _, findings, after = step_turn(s, [P(1, "sell", "Altar", discard="Loom"), P(2, "sell", "Well", discard="?")])
+    assert rules_of(findings) == ["R-TURN"] and after.hands == ((), (), ())

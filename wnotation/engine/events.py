@@ -25,7 +25,8 @@ class AgeDealt:
 
 @dataclass(frozen=True, slots=True)
 class CardBuilt:
-    """``card`` left the seat's hand and became a Building; ``how`` is ``paid``, ``chain`` or ``power``."""
+    """``card`` left the seat's hand and became a Building. ``how``: ``paid``, ``chain`` (R-CHAIN), ``power``
+    (Olympia), or ``unpaid`` (the record's illegal build, applied as written after a finding)."""
 
     seat: int
     card: Card

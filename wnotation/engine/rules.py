@@ -316,6 +316,9 @@ def _last_cards(t: _Turn, placed: State, chosen: Mapping[int, Play]) -> list:
         seat = k + 1
         p = chosen[seat]
         if not p.discard:
+            if p.use == "discard":  # a missing action, already reported (R-TURN)
+                out.append(ev.CardDiscarded(seat, hand[0]))
+                continue
             if PlayLastCard in placed.cities[k].powers:
                 continue  # kept for the extra turn
             can = any(type(e) is PlayLastCard for st in placed.cities[k].wonder.stages for e in st.effects)
