@@ -29,8 +29,16 @@ from .deck import check_players, guild_count
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 #: Exceptions that mean "the input was wrong", not "wnotation is wrong": one line on stderr and exit 2.
-#: Commands that read files add the notation's error classes here.
+#: :class:`~wnotation.notation.NotationError` joins them through :func:`user_errors` (importing the notation
+#: here would load Lark and pydantic and slow down ``wnotation --version``); it is shown compiler-style.
 USER_ERRORS: tuple[type[Exception], ...] = (CatalogError, OSError, UnicodeDecodeError)
+
+
+def user_errors() -> tuple[type[Exception], ...]:
+    """:data:`USER_ERRORS` plus ``NotationError`` once the notation is loaded (no notation error can exist
+    before that)."""
+    errors = sys.modules.get("wnotation.notation.errors")
+    return USER_ERRORS + ((errors.NotationError,) if errors is not None else ())
 
 
 class UserError(click.ClickException):
@@ -40,6 +48,16 @@ class UserError(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         click.echo(f"error: {self.format_message()}", err=True)
+
+
+class RecordError(click.ClickException):
+    """A record that cannot be read, shown as the notation renders it (``file:line:col: error[rule]: …``, the
+    line and a caret), exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, err=True)
 
 
 class InternalError(click.ClickException):
@@ -68,18 +86,23 @@ class WnotationGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, BrokenPipeError):
             raise
-        except USER_ERRORS as e:
+        except Exception as e:
+            if not isinstance(e, user_errors()):
+                if debug:
+                    traceback.print_exc()
+                hint = "" if debug else " (rerun with --debug for the traceback)"
+                raise InternalError(f"{type(e).__name__}: {_one_line(str(e))}; this is a bug in wnotation{hint}") from e
             if debug:
                 traceback.print_exc()
+            notation = sys.modules.get("wnotation.notation.errors")
+            if notation is not None and isinstance(e, notation.NotationError):
+                raise RecordError(str(e)) from e
+            if isinstance(e, UnicodeDecodeError):
+                raise UserError(f"cannot read input: not UTF-8 text ({e.reason} at byte {e.start})") from e
             if isinstance(e, OSError) and e.strerror:
                 where = f"{e.filename}: " if e.filename else ""
                 raise UserError(f"cannot read {where}{e.strerror.lower()}") from e
             raise UserError(_one_line(str(e))) from e
-        except Exception as e:  # a bug: keep the user's terminal free of tracebacks unless asked
-            if debug:
-                traceback.print_exc()
-            hint = "" if debug else " (rerun with --debug for the traceback)"
-            raise InternalError(f"{type(e).__name__}: {_one_line(str(e))}; this is a bug in wnotation{hint}") from e
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *more: Any,
              standalone_mode: bool = True, **extra: Any) -> Any:
@@ -111,9 +134,11 @@ Exit codes: 0 ok, 1 findings in the records, 2 usage error or unreadable input, 
 
 \b
 Examples:
-  wnotation cards --age I
-  wnotation cards "lumber yard"
-  wnotation --version""")
+  wnotation check replays/
+  wnotation score game.7wn
+  wnotation show game.7wn --at II.3 --seat Bob --legal
+  wnotation generate --players 4 --seed 7 | wnotation check -
+  wnotation cards --age I""")
 @click.version_option(__version__, "-V", "--version", prog_name="wnotation", message="%(prog)s %(version)s")
 @click.option("--debug", is_flag=True, help="Show the Python traceback of any error (for bug reports).")
 def main(debug: bool) -> None:
@@ -168,10 +193,14 @@ def _copies_row(card: Card) -> str:
     return "/".join(str(card.copies_for(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 
 
-def _plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+def _plain_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_align: bool = False) -> str:
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
+
+    def cell(k: int, text: str, width: int) -> str:
+        return text.rjust(width) if right_align and k else text.ljust(width)
+
     return "\n".join(
-        "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [header, *rows]
+        "  ".join(cell(k, str(c), w) for k, (c, w) in enumerate(zip(row, widths))).rstrip() for row in [header, *rows]
     )
 
 
@@ -180,17 +209,20 @@ _STYLE = {"brown": "dark_orange3", "grey": "grey62", "blue": "bright_blue", "yel
 
 
 def _print_table(header: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None,
-                 colour_column: int | None = None) -> None:
-    """A table on stdout: rich on a terminal, plain aligned columns otherwise."""
+                 colour_column: int | None = None, right_align: bool = False) -> None:
+    """A table on stdout: rich on a terminal, plain aligned columns otherwise. ``right_align`` aligns every
+    column but the first to the right (numbers)."""
     if not _is_terminal():
         if title:
             click.echo(title)
-        click.echo(_plain_table(header, rows))
+        click.echo(_plain_table(header, rows, right_align))
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(*header, title=title, title_justify="left", header_style="bold")
+    table = Table(title=title, title_justify="left", header_style="bold")
+    for k, name in enumerate(header):
+        table.add_column(name, justify="right" if right_align and k else "left")
     for row in rows:
         cells = list(row)
         if colour_column is not None:
@@ -375,3 +407,603 @@ def _show_wonders(cat: catalog.Catalog, wonder: str | None, side: str | None, as
             click.echo()
         title = f"{w.name} {w.side} ({w.full_name}): starting resource {w.resource}, {len(w.stages)} stages"
         _print_table(["stage", "cost", "effects"], _wonder_rows(w), title=title)
+
+
+# --- reading inputs ------------------------------------------------------------------------------------------
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+def _stdin_text() -> str:
+    """Standard input as UTF-8 text (strict: bytes that are not UTF-8 make it unreadable)."""
+    stream = click.get_text_stream("stdin")
+    raw = getattr(stream, "buffer", None)
+    return raw.read().decode("utf-8") if raw is not None else stream.read()
+
+
+def _read(path: str) -> tuple[str, str]:
+    """``(text, source name)`` of a file or of ``-`` (stdin). Raises ``UserError`` with one line when the input
+    cannot be read."""
+    from .diagnostics import read_text, unreadable_reason
+
+    try:
+        if path == STDIN:
+            return _stdin_text(), STDIN_NAME
+        return read_text(path), path
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read {STDIN_NAME if path == STDIN else path}: {unreadable_reason(exc)}") from None
+
+
+def _expand(paths: Sequence[str]) -> list[str]:
+    """The inputs named by ``paths``, in order: files as given, directories searched recursively for ``*.7wn``
+    (sorted), ``-`` for stdin. A path that does not exist, or a directory without any ``.7wn`` file, is a
+    ``UserError`` (exit 2) before anything is read."""
+    import os
+    from pathlib import Path
+
+    out: list[str] = []
+    for path in paths:
+        if path == STDIN:
+            out.append(path)
+        elif os.path.isdir(path):
+            found = sorted(str(p) for p in Path(path).rglob("*.7wn") if p.is_file())
+            if not found:
+                raise UserError(f"no .7wn file in directory {path}")
+            out.extend(found)
+        elif os.path.exists(path):
+            out.append(path)
+        else:
+            raise UserError(f"cannot read {path}: no such file or directory")
+    if out.count(STDIN) > 1:
+        raise click.UsageError("'-' (stdin) can be given only once")
+    return out
+
+
+def _one_game(path: str, game: int) -> tuple[Any, list[str], str]:
+    """``(record, source lines, source name)`` of game number ``game`` (1-based) of a file. A notation error in
+    that game is raised (shown compiler-style, exit 2); a missing game is a ``UserError``."""
+    from .diagnostics import _lines
+    from .notation import NotationError, read_games
+
+    text, source = _read(path)
+    count = 0
+    for count, item in enumerate(read_games(text, source=source), start=1):
+        if count == game:
+            if isinstance(item, NotationError):
+                raise item
+            return item, _lines(text), source
+    have = "no game" if count == 0 else f"{count} game" + ("s" if count > 1 else "")
+    raise UserError(f"{source} has {have}; there is no game {game}")
+
+
+def _err(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def _worst(codes: Sequence[int]) -> int:
+    """The exit code of several results: internal error over unreadable input over findings over ok."""
+    order = (EXIT_INTERNAL, EXIT_USAGE, EXIT_FINDINGS)
+    return next((code for code in order if code in codes), EXIT_OK)
+
+
+# --- check ---------------------------------------------------------------------------------------------------
+
+CHECK_EPILOG = """\b
+Diagnostics go to stderr, compiler-style, with the source line and a caret:
+  game.7wn:41:9: error[R-TRADE]: Bob cannot build Temple: …
+The summary line goes to stdout; with --json the whole report does (and nothing to stderr).
+Exit codes: 0 no errors (warnings and notes allowed), 1 an error in some record,
+2 an input that cannot be read (missing file, not UTF-8) or a usage error.
+
+\b
+Examples:
+  wnotation check replays/
+  wnotation check game.7wn other.7wn --jobs 4
+  wnotation generate --players 5 --seed 1 | wnotation check -
+  wnotation check replays/ --json > report.json"""
+
+
+@main.command(epilog=CHECK_EPILOG, short_help="Check records: read, replay every action, verify the results.")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, metavar="N",
+              help="Check N files at a time in worker processes (0: one per CPU). Output stays in input order.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON on stdout.")
+def check(paths: tuple[str, ...], jobs: int, as_json: bool) -> int:
+    """Check 7WN records: read every game, replay it under the rules, verify its expected results.
+
+    PATH is a .7wn file, a directory (searched recursively for *.7wn files) or - for standard input. A broken
+    game is reported and the next one is still checked. Every problem is shown with its file, line and column,
+    its rule ID (R-… for the rules, a notation check such as syntax or unknown-card otherwise) and the line.
+    """
+    from .diagnostics import CheckReport
+
+    inputs = _expand(paths)
+    reports = []
+    with _Progress(len(inputs), "checking") as progress:
+        for report in _check_all(inputs, jobs, progress):
+            reports.append(report)
+            if not as_json:
+                if report.error is not None:
+                    progress.echo(f"error: cannot read {report.source}: {report.error}")
+                for d in report.diagnostics:
+                    progress.echo(str(d))
+    result = CheckReport(tuple(reports))
+    if as_json:
+        _emit_json(result.to_dict())
+    else:
+        click.echo(result.summary())
+    return result.exit_code
+
+
+def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress") -> Any:
+    """Yield the :class:`~wnotation.diagnostics.FileReport` of each input in input order; with ``jobs`` other
+    than 1, files are checked in a process pool (stdin is always read here)."""
+    import os
+
+    from .diagnostics import FileReport, check_file, check_text, unreadable_reason
+
+    def stdin_report() -> FileReport:
+        try:
+            text = _stdin_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            return FileReport(STDIN_NAME, (), unreadable_reason(exc))
+        return check_text(text, STDIN_NAME)
+
+    workers = jobs or os.cpu_count() or 1
+    files = [p for p in inputs if p != STDIN]
+    if workers == 1 or len(files) < 2:
+        for path in inputs:
+            yield stdin_report() if path == STDIN else check_file(path)
+            progress.advance()
+        return
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=min(workers, len(files))) as pool:
+        futures = {k: pool.submit(check_file, path) for k, path in enumerate(inputs) if path != STDIN}
+        done: dict[int, FileReport] = {}
+        if STDIN in inputs:
+            done[inputs.index(STDIN)] = stdin_report()
+            progress.advance()
+        index = {f: k for k, f in futures.items()}
+        following = 0
+        for future in as_completed(futures.values()):
+            done[index[future]] = future.result()
+            progress.advance()
+            while following in done:
+                yield done.pop(following)
+                following += 1
+        while following in done:
+            yield done.pop(following)
+            following += 1
+
+
+class _Progress:
+    """A rich progress bar on stderr when stderr is a terminal and there is more than one input; otherwise
+    nothing. ``echo`` prints a diagnostic above the bar (or plainly to stderr)."""
+
+    def __init__(self, total: int, what: str) -> None:
+        self.total, self.what = total, what
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> "_Progress":
+        if self.total > 1 and _stderr_is_terminal():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=Console(stderr=True, highlight=False), transient=True)
+            self.bar.__enter__()
+            self.task = self.bar.add_task(self.what, total=self.total)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def advance(self) -> None:
+        if self.bar is not None:
+            self.bar.advance(self.task)
+
+    def echo(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            _err(text)
+
+
+def _stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+# --- score ---------------------------------------------------------------------------------------------------
+
+SCORE_EPILOG = """\b
+The sheet is laid out like the score pad: a column per seat, a row per category (military,
+treasury, wonder, civilian, commercial, guilds, science), then total, coins and rank (ties on
+points broken by coins; seats still tied share the rank). Findings go to stderr; exit 1 if any
+is an error or the game is incomplete.
+
+\b
+Examples:
+  wnotation score game.7wn
+  wnotation score club-night.7wn --game 3
+  wnotation score game.7wn --json"""
+
+
+def _replayed(record: Any, lines: list[str], source: str) -> tuple[Any, int]:
+    """Replay ``record``, print its findings to stderr, and return the replay and the exit code they give."""
+    from .diagnostics import diagnostics_of
+    from .engine import replay
+
+    played = replay(record)
+    found = diagnostics_of(record, played.findings, lines, source)
+    for d in found:
+        _err(str(d))
+    return played, EXIT_FINDINGS if any(d.severity == "error" for d in found) else EXIT_OK
+
+
+@main.command(epilog=SCORE_EPILOG, short_help="Show the final score sheet of a game.")
+@click.argument("file")
+@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--json", "as_json", is_flag=True, help="Print the score sheet as JSON.")
+def score(file: str, game: int, as_json: bool) -> int:
+    """Replay game N of FILE (- for stdin) and print its final score sheet.
+
+    The expected results stated in the record are verified: a difference is reported as an R-SCORE finding.
+    """
+    from . import render
+
+    record, lines, source = _one_game(file, game)
+    played, code = _replayed(record, lines, source)
+    if played.scores is None:
+        last = played.final.address if played.final is not None else "the start"
+        _err(f"error: game {game} of {source} is incomplete (the record stops at {last}): no score sheet")
+        return EXIT_FINDINGS
+    if as_json:
+        _emit_json({"source": source, "game": game} | render.score_data(record, played.scores))
+    else:
+        header, rows = render.score_table(record, played.scores)
+        _print_table(header, rows, right_align=True)
+    return code
+
+
+# --- show ----------------------------------------------------------------------------------------------------
+
+SHOW_EPILOG = """\b
+Addresses: I.0 is Age I dealt, II.3 the position after turn 3 of Age II, I.7 after Babylon's extra
+turn, III.end the end of the game (after Age III's military). Without --at, the last position.
+
+\b
+Examples:
+  wnotation show game.7wn --at II.3
+  wnotation show game.7wn --at II.3 --seat Bob --legal
+  wnotation show game.7wn --at III.end --json"""
+
+
+@main.command(epilog=SHOW_EPILOG, short_help="Show a position: every city, the hands, the discard pile.")
+@click.argument("file")
+@click.option("--at", "where", metavar="ADDRESS", help="The position to show, e.g. II.3 (default: the last one).")
+@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--seat", metavar="NAME", help="Only this seat (its name, or its number 1-7).")
+@click.option("--legal", is_flag=True, help="List the legal actions of the seat (of every seat without --seat) "
+              "in the next turn, with each cheapest purchase and its cost.")
+@click.option("--json", "as_json", is_flag=True, help="Print the position as JSON.")
+def show(file: str, where: str | None, game: int, seat: str | None, legal: bool, as_json: bool) -> int:
+    """Replay game N of FILE (- for stdin) up to a position and show it.
+
+    Each city: Wonder and stages built, coins, production (tradable, and own-use only), shields and military
+    tokens, science symbols, trade prices when discounted, Buildings grouped by colour, and the hand (? for a card
+    the record does not reveal); then the discard pile. With --legal, the legal actions as you would write them.
+    """
+    from . import render
+    from .engine import legal_actions
+
+    record, lines, source = _one_game(file, game)
+    played, code = _replayed(record, lines, source)
+    if played.final is None:
+        raise UserError(f"game {game} of {source} has no turn: there is no position to show")
+    if where is None:
+        state = played.final
+    else:
+        try:
+            state = played.position(render.canonical_address(where))
+        except KeyError as exc:
+            raise UserError(str(exc.args[0])) from None
+    seats = [_seat_number(record, seat)] if seat is not None else list(range(1, record.players + 1))
+    names = [s.name for s in record.seats]
+    moves = {s: legal_actions(state, s) for s in seats} if legal else {}
+    if as_json:
+        data: dict[str, Any] = {"source": source, "game": game} | render.position_data(state, record, seats)
+        if legal:
+            data["legal"] = {names[s - 1]: render.legal_data(moves[s]) for s in seats}
+        _emit_json(data)
+        return code
+    click.echo(render.position_title(state, record.players))
+    for s in seats:
+        click.echo()
+        title, fields = render.city_fields(state, s, names[s - 1])
+        _print_fields(title, fields)
+    if seat is None:
+        click.echo()
+        click.echo(f"discard pile: {render.discard_text(state)}")
+    for s in seats if legal else ():
+        click.echo()
+        if not moves[s]:
+            click.echo(f"{names[s - 1]} has no action to play after {state.address}: {_why_idle(state)}")
+            continue
+        header, rows = render.legal_table(moves[s])
+        nxt = f"{render.age_numeral(state.age)}.{state.turn + 1}"
+        _print_table(header, rows, title=f"legal actions of {names[s - 1]} in turn {nxt}")
+    return code
+
+
+def _why_idle(state: Any) -> str:
+    if state.finished:
+        return "the game is over"
+    if state.ended:
+        return f"Age {state.address.split('.')[0]} is over; the next position is the next Age's deal"
+    if state.turn >= 6:
+        return "the Age's turns are over for this seat"
+    return "the hand holds only cards the record does not reveal"
+
+
+def _seat_number(record: Any, text: str) -> int:
+    """The seat named ``text``: a name (any case), or a number ``2`` / ``#2``. ``UserError`` otherwise."""
+    import difflib
+
+    wanted = " ".join(text.split()).casefold()
+    digits = wanted.lstrip("#")
+    if digits.isdigit() and 1 <= int(digits) <= record.players:
+        return int(digits)
+    for k, s in enumerate(record.seats, start=1):
+        if " ".join(s.name.split()).casefold() == wanted:
+            return k
+    names = [s.name for s in record.seats]
+    near = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]}?" if near else f" (seats: {', '.join(names)})"
+    raise UserError(f"no seat {text!r} in this game{hint}")
+
+
+# --- fmt -----------------------------------------------------------------------------------------------------
+
+FMT_EPILOG = """\b
+Like black: without an option, the canonical text goes to stdout. --check exits 1 and names
+the files that would change; --diff prints a unified diff (exit 0, or 1 with --check);
+--write rewrites the files in place, atomically. A file is rewritten only if its canonical
+text reads back as the same games and formats to itself again; if not, that is a bug in
+wnotation: exit 3, and the file is left untouched. A file that does not read is reported
+compiler-style and left alone (exit 2).
+
+\b
+Examples:
+  wnotation fmt game.7wn
+  wnotation fmt --check replays/
+  wnotation fmt --diff game.7wn
+  wnotation fmt --write replays/"""
+
+
+@main.command(epilog=FMT_EPILOG, short_help="Format records in the canonical 7WN form.")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if a file would change.")
+@click.option("--diff", is_flag=True, help="Print a unified diff of the changes instead of the text.")
+@click.option("--write", "-w", "write_back", is_flag=True, help="Rewrite the files in place (atomically).")
+def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool) -> int:
+    """Format 7WN records canonically (spec/7wn.md, section 10).
+
+    PATH is a .7wn file, a directory (searched recursively for *.7wn) or - for standard input. Formatting never
+    changes what a record says: comments, glyphs and tags are kept, names spelt as printed.
+    """
+    from .diagnostics import FormatBug, canonical_text
+
+    if write_back and (check_only or diff):
+        raise click.UsageError("--write cannot be combined with --check or --diff")
+    inputs = _expand(paths)
+    codes: list[int] = []
+    changed = unchanged = 0
+    for path in inputs:
+        try:
+            text, source = _read(path)
+        except UserError as exc:
+            _err(f"error: {exc.format_message()}")
+            codes.append(EXIT_USAGE)
+            continue
+        try:
+            new = canonical_text(text, source)
+        except FormatBug as bug:
+            _err(f"internal error: {source}: {bug}; this is a bug in wnotation, the file is left untouched")
+            codes.append(EXIT_INTERNAL)
+            continue
+        except ValueError as exc:  # a NotationError: the record does not read
+            _err(str(exc))
+            codes.append(EXIT_USAGE)
+            continue
+        same = new == text
+        changed += not same
+        unchanged += same
+        if diff:
+            _print_diff(text, new, source)
+        if check_only:
+            if not same:
+                _err(f"would reformat {source}")
+                codes.append(EXIT_FINDINGS)
+        elif write_back:
+            if path == STDIN:
+                click.echo(new, nl=False)
+            elif not same:
+                _atomic_write(path, new)
+                _err(f"reformatted {source}")
+        elif not diff:
+            click.echo(new, nl=False)
+    if check_only or write_back:
+        verb = ("would be reformatted", "would be left unchanged") if check_only else ("reformatted", "left unchanged")
+        parts = [f"{_count(changed, 'file')} {verb[0]}" if changed else "", f"{_count(unchanged, 'file')} {verb[1]}"
+                 if unchanged else ""]
+        failed = sum(1 for c in codes if c in (EXIT_USAGE, EXIT_INTERNAL))
+        parts.append(f"{_count(failed, 'file')} failed to format" if failed else "")
+        _err(", ".join(p for p in parts if p) or "nothing to do")
+    return _worst(codes)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _print_diff(old: str, new: str, source: str) -> None:
+    import difflib
+
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                 fromfile=f"{source} (original)", tofile=f"{source} (canonical)")
+    for line in lines:
+        click.echo(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False)
+
+
+def _atomic_write(path: str, text: str) -> None:
+    """Replace ``path`` by ``text`` atomically: a temporary file in the same directory (same permissions),
+    flushed to disk, then renamed over the original. On any failure the original is untouched."""
+    import os
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".wnotation-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# --- json and schema -----------------------------------------------------------------------------------------
+
+JSON_EPILOG = """\b
+A file with one game gives one Record object; a file with several games gives an array of them
+(--game N picks one). --to-7wn reads such JSON (object or array) and prints canonical 7WN. Source
+positions are not part of JSON; everything else round-trips.
+
+\b
+Examples:
+  wnotation json game.7wn > game.json
+  wnotation json --to-7wn game.json
+  wnotation json games.7wn | wnotation json --to-7wn -"""
+
+
+@main.command("json", epilog=JSON_EPILOG, short_help="Convert a record to JSON, or JSON back to 7WN.")
+@click.argument("file")
+@click.option("--to-7wn", "to_7wn", is_flag=True, help="Read JSON (a Record or an array of them), write 7WN.")
+@click.option("--game", type=click.IntRange(min=1), metavar="N", help="Only game N of the file (1 first).")
+def json_command(file: str, to_7wn: bool, game: int | None) -> None:
+    """Print the Records of a 7WN FILE (- for stdin) as JSON, or with --to-7wn a JSON FILE as 7WN.
+
+    The JSON follows the schema printed by 'wnotation schema'.
+    """
+    from .notation import NotationError, read_games, to_json, write_games
+
+    if to_7wn:
+        records = _records_from_json(file)
+        if game is not None:
+            if game > len(records):
+                raise UserError(f"{file} holds {_count(len(records), 'game')}; there is no game {game}")
+            records = records[game - 1 : game]
+        try:
+            click.echo(write_games(records), nl=False)
+        except ValueError as exc:
+            raise UserError(f"{file}: this Record cannot be written as 7WN: {_one_line(str(exc))}") from None
+        return
+    if game is not None:
+        record, _, _ = _one_game(file, game)
+        click.echo(to_json(record))
+        return
+    text, source = _read(file)
+    records = []
+    for item in read_games(text, source=source):
+        if isinstance(item, NotationError):
+            raise item
+        records.append(item)
+    if not records:
+        raise UserError(f"{source} has no game")
+    if len(records) == 1:
+        click.echo(to_json(records[0]))
+    else:
+        _emit_json([json.loads(to_json(r)) for r in records])
+
+
+def _records_from_json(file: str) -> list[Any]:
+    from pydantic import ValidationError
+
+    from .notation import from_json
+
+    text, source = _read(file)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{source} is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    items = data if isinstance(data, list) else [data]
+    records = []
+    for k, item in enumerate(items, start=1):
+        try:
+            records.append(from_json(json.dumps(item)))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "the document"
+            which = f"record {k} of " if isinstance(data, list) else ""
+            more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+            raise UserError(f"{which}{source} is not a valid Record: {where}: {first['msg'].lower()}{more}") from None
+    if not records:
+        raise UserError(f"{source} holds no Record")
+    return records
+
+
+SCHEMA_EPILOG = """\b
+Examples:
+  wnotation schema > 7wn-record.schema.json
+  wnotation schema | python3 -m json.tool --compact"""
+
+
+@main.command(epilog=SCHEMA_EPILOG, short_help="Print the JSON Schema of a Record.")
+def schema() -> None:
+    """Print the JSON Schema (draft 2020-12) of the Record that 'wnotation json' writes, for other languages."""
+    from .notation import json_schema
+
+    _emit_json(json_schema())
+
+
+# --- generate ------------------------------------------------------------------------------------------------
+
+GENERATE_EPILOG = """\b
+Game k of --count K (k = 0, 1, ...) is dealt and played from seed S+k: the deal by SM64-FY
+(spec/deal.md), the Wonders by the generator seeded with (S+k) xor 0x574F4E44455253, the bot's
+choices by SplitMix64 from S+k. Each game records its seed, guilds and expected results, so
+'wnotation check' verifies it. The same options give the same bytes on every machine.
+
+\b
+Examples:
+  wnotation generate --players 5 --seed 42
+  wnotation generate --players 7 --seed 1 --count 100 --bot greedy > fixtures.7wn
+  wnotation generate -p 3 -s 7 | wnotation check -"""
+
+
+@main.command(epilog=GENERATE_EPILOG, short_help="Generate complete legal games (fixtures) in canonical 7WN.")
+@click.option("--players", "-p", type=click.IntRange(3, 7), required=True, metavar="N", help="Seats (3-7).")
+@click.option("--seed", "-s", type=click.IntRange(0, (1 << 64) - 1), required=True, metavar="S",
+              help="Seed of the first game (0 to 2^64-1).")
+@click.option("--count", "-n", type=click.IntRange(min=1), default=1, metavar="K", help="Number of games.")
+@click.option("--bot", type=click.Choice(["random", "greedy"]), default="random",
+              help="Who plays: uniformly random legal actions, or a one-move greedy heuristic.")
+def generate(players: int, seed: int, count: int, bot: str) -> None:
+    """Play complete legal games with a built-in bot and print them as canonical 7WN, with expected results."""
+    from .engine.bot import play_game
+    from .notation import write
+
+    if seed + count - 1 >= 1 << 64:
+        raise click.UsageError(f"--seed {seed} with --count {count} runs past the largest seed, 2^64-1")
+    for k in range(count):
+        if k:
+            click.echo()
+        click.echo(write(play_game(players, seed + k, bot)), nl=False)

@@ -1,0 +1,385 @@
+"""Checking records: each game read, replayed and verified, every problem turned into a compiler-style diagnostic.
+
+This module joins the notation and the engine: a notation error, an engine finding and a wrong expected result all
+become a :class:`Diagnostic` with file, line, column, severity, rule ID, message and the source line, rendered by
+the notation's own renderer (``file:12:5: error[R-TRADE]: … `` plus the line and a caret) and available as plain
+data for JSON. Non-goals: it neither decides legality (the engine does) nor prints anything (the CLI does).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import IO, Any, Iterable, Literal
+
+from .notation.errors import NotationError
+from .record import Record, Span
+
+__all__ = ["CheckReport", "Diagnostic", "FileReport", "GameReport", "check", "check_file", "check_record",
+           "check_text", "diagnostics_of", "read_text"]
+
+Severity = Literal["error", "warning", "note"]
+SEVERITIES: tuple[str, ...] = ("error", "warning", "note")
+
+
+class _Rendered(NotationError):
+    """A NotationError used only for its compiler-style rendering, with a severity other than ``error``."""
+
+    def __init__(self, message: str, *, severity: str = "error", **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.severity = severity
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if self.severity == "error":
+            return text
+        # the notation renders every problem as an error; a warning or a note changes only that word
+        head = f"{self.source}:{self.line}:{self.column}: error[{self.rule}]"
+        return f"{self.source}:{self.line}:{self.column}: {self.severity}[{self.rule}]{text[len(head):]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem in a record, where it is and which rule or check it breaks.
+
+    ``kind`` is ``"notation"`` (the text is not valid 7WN: the game could not be read) or ``"finding"`` (the
+    engine's verdict on a readable game: an illegal action, a wrong expected result, a remark). ``line`` and
+    ``column`` are 1-based; ``source_line`` is the text of that line. ``address`` (``II.3``, ``III.end``,
+    ``game``) and ``seat`` (1-based) are set for findings. ``str()`` gives the compiler-style rendering.
+    """
+
+    severity: Severity
+    rule: str
+    message: str
+    source: str
+    line: int
+    column: int
+    source_line: str = ""
+    kind: Literal["notation", "finding"] = "finding"
+    address: str | None = None
+    seat: int | None = None
+    expected: tuple[str, ...] = ()
+    suggestion: str | None = None
+
+    def __str__(self) -> str:
+        return str(_Rendered(self.message, severity=self.severity, source=self.source, line=self.line,
+                             column=self.column, source_line=self.source_line, rule=self.rule))
+
+    @property
+    def location(self) -> str:
+        """``file:line:column``."""
+        return f"{self.source}:{self.line}:{self.column}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The diagnostic as plain data (JSON), ``text`` being the one-line form without the source line."""
+        return {
+            "kind": self.kind,
+            "severity": self.severity,
+            "rule": self.rule,
+            "message": self.message,
+            "source": self.source,
+            "line": self.line,
+            "column": self.column,
+            "source_line": self.source_line,
+            "address": self.address,
+            "seat": self.seat,
+            "expected": list(self.expected),
+            "suggestion": self.suggestion,
+            "text": str(self).split("\n", 1)[0],
+        }
+
+    @classmethod
+    def from_error(cls, error: NotationError) -> "Diagnostic":
+        """The diagnostic of a notation error (same position, rule, message, source line)."""
+        return cls("error", error.rule, error.message, error.source, error.line, error.column, error.source_line,
+                   "notation", expected=tuple(error.expected), suggestion=error.suggestion)
+
+
+@dataclass(frozen=True, slots=True)
+class GameReport:
+    """The check of one game: ``index`` (1-based) in its file, the ``line`` it starts on, its diagnostics in
+    order (a notation error first and alone when the game could not be read), and for a readable game the seat
+    names and, when complete, the score sheet as plain rows (one dict per seat)."""
+
+    source: str
+    index: int
+    line: int
+    diagnostics: tuple[Diagnostic, ...]
+    read: bool = True
+    seats: tuple[str, ...] = ()
+    complete: bool = False
+    scores: tuple[dict[str, int], ...] | None = None
+
+    def count(self, severity: str) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == severity)
+
+    @property
+    def ok(self) -> bool:
+        """True when the game was read and nothing in it is an error (warnings and notes allowed)."""
+        return self.read and self.count("error") == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "line": self.line,
+            "ok": self.ok,
+            "read": self.read,
+            "seats": list(self.seats),
+            "complete": self.complete,
+            "errors": self.count("error"),
+            "warnings": self.count("warning"),
+            "notes": self.count("note"),
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "scores": None if self.scores is None else [dict(s) for s in self.scores],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """The check of one input: its games in file order, or ``error`` (one line) when it could not be read at
+    all (missing, not a file, not UTF-8, no permission). ``remarks`` are about the input as a whole (a warning
+    when it holds no game)."""
+
+    source: str
+    games: tuple[GameReport, ...] = ()
+    error: str | None = None
+    remarks: tuple[Diagnostic, ...] = ()
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """The remarks, then every game's diagnostics, in file order."""
+        return self.remarks + tuple(d for g in self.games for d in g.diagnostics)
+
+    def count(self, severity: str) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == severity)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and all(g.ok for g in self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "ok": self.ok, "error": self.error,
+                "remarks": [d.to_dict() for d in self.remarks], "games": [g.to_dict() for g in self.games]}
+
+
+EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The check of several inputs, in input order; picks the exit code and writes the summary line."""
+
+    files: tuple[FileReport, ...] = field(default_factory=tuple)
+
+    @property
+    def games(self) -> tuple[GameReport, ...]:
+        return tuple(g for f in self.files for g in f.games)
+
+    def count(self, severity: str) -> int:
+        return sum(f.count(severity) for f in self.files)
+
+    @property
+    def unreadable(self) -> tuple[FileReport, ...]:
+        return tuple(f for f in self.files if f.error is not None)
+
+    @property
+    def exit_code(self) -> int:
+        """2 if an input could not be read, else 1 if any game has an error, else 0."""
+        if self.unreadable:
+            return EXIT_UNREADABLE
+        return EXIT_FINDINGS if any(not g.ok for g in self.games) else EXIT_OK
+
+    def summary(self) -> str:
+        """One line, e.g. ``checked 3 games in 2 files: 1 game with errors (2 errors, 1 warning)``."""
+        games, files = self.games, self.files
+        head = f"checked {_plural(len(games), 'game')} in {_plural(len(files), 'file')}"
+        bad = sum(1 for g in games if not g.ok)
+        parts = []
+        counts = ", ".join(_plural(self.count(s), s) for s in SEVERITIES if self.count(s))
+        if bad:
+            parts.append(f"{_plural(bad, 'game')} with errors" + (f" ({counts})" if counts else ""))
+        elif games:
+            parts.append("all good" + (f" ({counts})" if counts else ""))
+        if self.unreadable:
+            parts.append(f"{_plural(len(self.unreadable), 'file')} unreadable")
+        return f"{head}: {'; '.join(parts)}" if parts else head
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": [f.to_dict() for f in self.files],
+            "summary": {
+                "files": len(self.files),
+                "games": len(self.games),
+                "games_with_errors": sum(1 for g in self.games if not g.ok),
+                "errors": self.count("error"),
+                "warnings": self.count("warning"),
+                "notes": self.count("note"),
+                "unreadable": len(self.unreadable),
+                "text": self.summary(),
+            },
+            "exit_code": self.exit_code,
+        }
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# --- joining a record with its replay --------------------------------------------------------------------------
+
+
+def _line(lines: list[str] | None, number: int) -> str:
+    if lines is None or not 1 <= number <= len(lines):
+        return ""
+    return lines[number - 1]
+
+
+def diagnostics_of(record: Record, findings: Iterable[Any], lines: list[str] | None = None,
+                   source: str = "<string>") -> tuple[Diagnostic, ...]:
+    """The engine's ``findings`` on ``record`` as diagnostics, placed at the span of the Record element each one
+    concerns (the action, the turn, the result line). A finding without a span is placed at the start of the
+    game and names its address (``III.0: …``). ``lines`` are the source's lines (for the caret line).
+    Returns a fresh tuple in source order (line, then column; findings at one place keep the engine's order)."""
+    home = record.span or Span(line=1, column=1)
+    out = []
+    for f in findings:
+        span = f.span or home
+        message = f.message if f.span is not None else f"{f.address}: {f.message}"
+        out.append(Diagnostic(f.severity, f.rule, message, source, span.line, span.column,
+                              _line(lines, span.line), "finding", f.address, f.seat))
+    return tuple(sorted(out, key=lambda d: (d.line, d.column)))
+
+
+def _score_rows(sheet: Any) -> tuple[dict[str, int], ...]:
+    fields = ("seat", "military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total",
+              "coins", "rank")
+    return tuple({name: getattr(line, name) for name in fields} for line in sheet.lines)
+
+
+def check_record(record: Record, *, lines: list[str] | None = None, source: str = "<string>",
+                 index: int = 1) -> GameReport:
+    """Replay ``record`` (expected results verified) and report its findings as diagnostics.
+
+    ``lines`` (the source text split into lines) give the diagnostics their source line; ``index`` is the game's
+    number in its file. Cost: one replay. Never raises for a valid Record."""
+    from .engine import replay
+
+    played = replay(record)
+    start = record.span.line if record.span is not None else 1
+    return GameReport(source, index, start, diagnostics_of(record, played.findings, lines, source),
+                      seats=tuple(s.name for s in record.seats), complete=played.scores is not None,
+                      scores=None if played.scores is None else _score_rows(played.scores))
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines as the reader counts them (BOM dropped, CRLF and CR as LF)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def check_text(text: str, source: str = "<string>") -> FileReport:
+    """Check every game of a 7WN ``text``: a broken game is reported and the next one still checked.
+
+    An input without any game gets a warning. Cost: one parse and one replay per game."""
+    from .notation import read_games
+
+    lines = _lines(text)
+    games = []
+    for k, item in enumerate(read_games(text, source=source), start=1):
+        if isinstance(item, NotationError):
+            games.append(GameReport(source, k, _game_start(lines, item.line), (Diagnostic.from_error(item),),
+                                    read=False))
+        else:
+            games.append(check_record(item, lines=lines, source=source, index=k))
+    if not games:
+        empty = Diagnostic("warning", "games", "no game in this input: a game starts with a line [Format \"7WN 1\"]",
+                           source, 1, 1, _line(lines, 1), "notation")
+        return FileReport(source, (), remarks=(empty,))
+    return FileReport(source, tuple(games))
+
+
+def _game_start(lines: list[str], line: int) -> int:
+    """The line of the ``[Format`` tag that opens the game holding ``line`` (1 if none)."""
+    for k in range(min(line, len(lines)), 0, -1):
+        if lines[k - 1].lstrip(" \t").startswith("[Format"):
+            return k
+    return 1
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The text of a 7WN file (strict UTF-8). Raises :class:`OSError` or :class:`UnicodeDecodeError`."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+def unreadable_reason(error: BaseException) -> str:
+    """One lower-case line saying why a file could not be read."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 text ({error.reason} at byte {error.start})"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return " ".join(str(error).split())
+
+
+def check_file(path: str | os.PathLike[str], source: str | None = None) -> FileReport:
+    """Check the 7WN file at ``path`` (``source`` names it in diagnostics; default the path). A file that cannot
+    be read gives a report with ``error`` set, never an exception: safe to run in a worker process."""
+    name = source if source is not None else os.fspath(path)
+    try:
+        text = read_text(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        return FileReport(name, (), unreadable_reason(exc))
+    return check_text(text, name)
+
+
+def check(path_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None) -> FileReport:
+    """Check a file (a path), an open text file, or a 7WN text: read every game, replay it, verify its expected
+    results. Returns a :class:`FileReport`; ``report.ok`` is true when no game has an error, and
+    ``str(d)`` of each ``d`` in ``report.diagnostics`` is its compiler-style rendering."""
+    arg = path_or_text
+    if isinstance(arg, os.PathLike) or (isinstance(arg, str) and "\n" not in arg and os.path.isfile(arg)):
+        return check_file(arg, source)
+    if isinstance(arg, str):
+        return check_text(arg, source or "<string>")
+    return check_text(arg.read(), source or str(getattr(arg, "name", "<stream>")))
+
+
+# --- formatting, verified --------------------------------------------------------------------------------------
+
+
+class FormatBug(RuntimeError):
+    """The canonical text of a record does not read back as the same games, or does not format to itself: a bug
+    in wnotation, never in the user's file."""
+
+
+def canonical_text(text: str, source: str = "<string>") -> str:
+    """The canonical 7WN text of every game in ``text`` (spec section 10), verified like black verifies: reading
+    the result gives equal Records, and formatting it again gives the same text.
+
+    Raises the first :class:`~wnotation.notation.NotationError` when a game does not read (nothing is
+    formatted then), :class:`FormatBug` when the verification fails. An input without any game is returned
+    as is. Cost: two parses and two writes of the text.
+    """
+    from . import notation
+
+    records = []
+    for item in notation.read_games(text, source=source):
+        if isinstance(item, NotationError):
+            raise item
+        records.append(item)
+    if not records:
+        return text
+    new = notation.write_games(records)
+    try:
+        again = notation.parse_many(new, source=f"{source} (canonical)")
+    except NotationError as exc:
+        raise FormatBug(f"the canonical text does not read back: {exc.message} at line {exc.line}") from None
+    if len(again) != len(records):
+        raise FormatBug(f"the canonical text reads back as {len(again)} games instead of {len(records)}")
+    for k, (old, back) in enumerate(zip(records, again), start=1):
+        if old != back:
+            raise FormatBug(f"game {k} reads back from its canonical text as a different record")
+    if notation.write_games(again) != new:
+        raise FormatBug("formatting the canonical text again changes it")
+    return new
