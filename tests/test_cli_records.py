@@ -1,0 +1,259 @@
+"""``wnotation score``, ``show``, ``json``, ``schema`` and ``generate``, and what every command shares."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli_helpers import game_text, run, with_action
+from wnotation import cli, notation, parse, replay
+from wnotation.engine import legal_actions
+from wnotation.record import CATEGORIES
+
+
+@pytest.fixture
+def game(tmp_path):
+    path = tmp_path / "game.7wn"
+    path.write_text(game_text(), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def played():
+    record = parse(game_text())
+    return record, replay(record)
+
+
+# --- every command -------------------------------------------------------------------------------------------
+
+COMMANDS = ["cards", "check", "score", "show", "fmt", "json", "schema", "generate"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_worked_examples(command):
+    out = run(command, "--help").stdout
+    examples = out.split("Examples:", 1)[1]
+    assert examples.count(f"wnotation {command}") >= 2
+
+
+def test_the_group_lists_every_command():
+    out = run("--help").stdout
+    assert all(f"  {c} " in out for c in COMMANDS)
+
+
+def test_a_notation_error_is_shown_compiler_style_with_exit_2(tmp_path):
+    path = tmp_path / "bad.7wn"
+    path.write_text(game_text().replace("I.2 ", "I.2 Lumbr Yard | ", 1), encoding="utf-8")
+    for command in (["score"], ["show"], ["json"]):
+        result = run(*command, str(path), code=2)
+        head, source_line, caret = result.stderr.splitlines()
+        assert head.startswith(f"{path}:") and "error[unknown-card]: unknown card 'Lumbr Yard'" in head
+        assert source_line.startswith("    I.2 Lumbr Yard") and caret == "        ^"
+        assert result.stdout == ""
+
+
+def test_debug_shows_the_traceback_of_a_notation_error(tmp_path):
+    path = tmp_path / "bad.7wn"
+    path.write_text("[Format \"7WN 1\"]\n", encoding="utf-8")
+    result = run("--debug", "score", str(path), code=2)
+    assert "Traceback" in result.stderr and "error[missing-tag]" in result.stderr
+
+
+# --- score ---------------------------------------------------------------------------------------------------
+
+
+def test_score_is_laid_out_like_the_score_pad(game, played):
+    record, rep = played
+    lines = run("score", game).stdout.splitlines()
+    assert lines[0].split() == [s.name for s in record.seats]
+    assert lines[1].split()[:2] == ["wonder", "board"]
+    labels = [line.split()[0] for line in lines[2:]]
+    assert labels == list(CATEGORIES) + ["total", "coins", "rank"]
+    for line, name in zip(lines[2:], labels):
+        assert [int(v) for v in line.split()[1:]] == [getattr(s, name) for s in rep.scores.lines]
+
+
+def test_score_json(game, played):
+    record, rep = played
+    data = json.loads(run("score", game, "--json").stdout)
+    assert data["source"] == game and data["game"] == 1
+    assert [s["total"] for s in data["seats"]] == [s.total for s in rep.scores.lines]
+    assert data["winners"] == [record.seats[s - 1].name for s in rep.scores.winners()]
+    assert set(data["seats"][0]) == {"seat", "name", "wonder", "side", *CATEGORIES, "total", "coins", "rank"}
+
+
+def test_score_of_the_second_game_and_of_stdin(tmp_path):
+    two = game_text() + "\n" + game_text(5, 3)
+    data = json.loads(run("score", "-", "--game", "2", "--json", input=two).stdout)
+    assert len(data["seats"]) == 5 and data["source"] == "<stdin>"
+    assert run("score", "-", "--game", "3", input=two, code=2).stderr == \
+        "error: <stdin> has 2 games; there is no game 3\n"
+
+
+def test_score_with_findings_still_prints_the_sheet_and_exits_1(tmp_path):
+    text, line, column = with_action(game_text(), "I.1", 1, "Apothecary")
+    path = tmp_path / "illegal.7wn"
+    path.write_text(text, encoding="utf-8")
+    result = run("score", str(path), code=1)
+    assert result.stdout.splitlines()[2].startswith("military")
+    assert result.stderr.startswith(f"{path}:{line}:{column}: error[R-TRADE]")
+
+
+def test_score_of_an_unfinished_game(tmp_path):
+    text = "\n".join(ln for ln in game_text().splitlines() if not ln.startswith(("III.", "result"))) + "\n"
+    result = run("score", "-", input=text, code=1)
+    assert result.stdout == ""
+    assert result.stderr == "error: game 1 of <stdin> is incomplete (the record stops at II.end): no score sheet\n"
+
+
+def test_score_rich_table_on_a_terminal(monkeypatch, game):
+    monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+    out = run("score", game).stdout
+    assert "│" in out and "military" in out and "Ada" in out
+
+
+# --- show ----------------------------------------------------------------------------------------------------
+
+
+def test_show_a_position(game, played):
+    record, rep = played
+    out = run("show", game, "--at", "ii.3").stdout
+    assert out.startswith("II.3: Age II after turn 3 (4 players)\n")
+    state = rep.position("II.3")
+    for seat, city in zip(record.seats, state.cities):
+        assert f"\n{seat.name}: {city.wonder.name} {city.wonder.side}, {city.coins} coins\n" in out
+    ada = out.split("\n\n")[1].splitlines()
+    fields = {line.split(None, 1)[0]: line.split(None, 1)[1] for line in ada[1:]}
+    assert fields["stages"] == f"{state.cities[0].stages} of {len(state.cities[0].wonder.stages)}"
+    assert fields["hand"] == ", ".join(c.name for c in state.hands[0])
+    for card in state.cities[0].buildings:
+        assert card.name in fields[card.colour]
+    assert "\ndiscard pile: " in out
+
+
+def test_show_defaults_to_the_last_position(game):
+    assert run("show", game).stdout.startswith("III.end: end of Age III (military resolved)")
+
+
+def test_show_one_seat_with_its_legal_actions(game, played):
+    record, rep = played
+    state = rep.position("I.4")
+    out = run("show", game, "--at", "I.4", "--seat", "BOB", "--legal").stdout
+    assert "Ada:" not in out and "Bob:" in out and "discard pile" not in out
+    table = out.split("legal actions of Bob in turn I.5\n", 1)[1].splitlines()
+    assert table[0].split() == ["action", "buys", "coins", "to", "neighbours", "note"]
+    assert len(table) - 1 == len(legal_actions(state, 2))
+    assert any(row.startswith("sell ") and row.endswith("gains 3 coins") for row in table)
+
+
+def test_show_legal_json(game, played):
+    record, rep = played
+    data = json.loads(run("show", game, "--at", "II.0", "--seat", "#3", "--legal", "--json").stdout)
+    assert data["address"] == "II.0" and [c["name"] for c in data["cities"]] == ["Cyd"]
+    moves = data["legal"]["Cyd"]
+    assert len(moves) == len(legal_actions(rep.position("II.0"), 3))
+    assert {"use", "card", "purchase", "coins", "free", "default", "notation"} <= set(moves[0])
+    city = data["cities"][0]
+    assert set(city["buildings"]) == {"brown", "grey", "blue", "yellow", "red", "green", "purple"}
+    assert len(city["hand"]) == 7
+
+
+def test_show_legal_when_nobody_plays(game):
+    out = run("show", game, "--at", "III.end", "--seat", "Ada", "--legal").stdout
+    assert out.rstrip().endswith("Ada has no action to play after III.end: the game is over")
+
+
+def test_show_unknown_cards_of_a_partial_record(tmp_path):
+    """Seat 2's sale on I.1 written as ``sell ?``: the discard pile shows an unknown card."""
+    lines = [ln for ln in game_text().splitlines() if not ln.startswith(("II.", "III.", "result"))]
+    k = next(i for i, ln in enumerate(lines) if ln.startswith("I.1 "))
+    parts = lines[k][4:].split(" | ")
+    parts[1] = "sell ?"
+    lines[k] = "I.1 " + " | ".join(parts)
+    data = json.loads(run("show", "-", "--at", "I.1", "--json", input="\n".join(lines) + "\n").stdout)
+    assert data["discard"] == ["?"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--at", "IV.2"], "error: no position 'IV.2' in this game (positions: I.0, I.1,"),
+    (["--seat", "Zoe"], "error: no seat 'Zoe' in this game (seats: Ada, Bob, Cyd, Dee)"),
+    (["--seat", "Bobb"], "error: no seat 'Bobb' in this game; did you mean Bob?"),
+    (["--seat", "9"], "error: no seat '9' in this game"),
+])
+def test_show_bad_options_are_one_line(game, args, message):
+    result = run("show", game, *args, code=2)
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+def test_show_rich_on_a_terminal(monkeypatch, game):
+    monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+    out = run("show", game, "--at", "I.3", "--seat", "Ada", "--legal").stdout
+    assert "Ada: " in out and "┃" in out
+
+
+# --- json and schema -----------------------------------------------------------------------------------------
+
+
+def test_json_round_trip(game):
+    out = run("json", game).stdout
+    data = json.loads(out)
+    assert data["seats"][0]["name"] == "Ada" and data["seed"]["algorithm"] == "SM64-FY"
+    assert run("json", "--to-7wn", "-", input=out).stdout == game_text()
+
+
+def test_json_of_several_games_is_an_array(tmp_path):
+    text = game_text() + "\n" + game_text(3, 9)
+    out = run("json", "-", input=text).stdout
+    assert [len(r["seats"]) for r in json.loads(out)] == [4, 3]
+    assert run("json", "--to-7wn", "-", input=out).stdout == text
+    assert json.loads(run("json", "-", "--game", "2", input=text).stdout)["seats"][0]["name"] == "Ada"
+    assert run("json", "--to-7wn", "-", "--game", "2", input=out).stdout == game_text(3, 9)
+
+
+@pytest.mark.parametrize("document, message", [
+    ("nope", "error: <stdin> is not JSON: Expecting value (line 1, column 1)\n"),
+    ('{"seats": []}', "error: <stdin> is not a valid Record: the document: value error, 0 seats: the base game "
+                      "is for 3 to 7 players\n"),
+    ('{"seats": [{"name": "A"}]}', "error: <stdin> is not a valid Record: seats.0.wonder: field required "
+                                   "(and 1 more)\n"),
+    ("[]", "error: <stdin> holds no Record\n"),
+])
+def test_json_to_7wn_refuses_bad_documents_in_one_line(document, message):
+    assert run("json", "--to-7wn", "-", input=document, code=2).stderr == message
+
+
+def test_schema():
+    assert json.loads(run("schema").stdout) == notation.json_schema()
+
+
+# --- generate ------------------------------------------------------------------------------------------------
+
+
+def test_generate_is_reproducible_and_game_k_uses_seed_s_plus_k():
+    three = run("generate", "--players", "4", "--seed", "7", "--count", "3", "--bot", "greedy").stdout
+    assert three == run("generate", "-p", "4", "-s", "7", "-n", "3", "--bot", "greedy").stdout
+    games = notation.parse_many(three)
+    assert [g.seed.value for g in games] == [7, 8, 9]
+    assert three.split("\n\n[Format")[0] + "\n" == game_text(4, 7, "greedy")
+    second = run("generate", "-p", "4", "-s", "8", "--bot", "greedy").stdout
+    assert notation.write(games[1]) == second
+
+
+def test_generated_games_carry_expected_results():
+    record = parse(run("generate", "-p", "6", "-s", "3").stdout)
+    assert len(record.results) == 6 and all(r.total is not None for r in record.results)
+    assert replay(record).findings == ()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-p", "8", "-s", "1"], "error: invalid value for '--players' / '-p': 8 is not in the range 3<=x<=7."),
+    (["-p", "3", "-s", "-1"], "error: invalid value for '--seed' / '-s': -1 is not in the range "),
+    (["-p", "3", "-s", str((1 << 64) - 1), "-n", "2"], "error: --seed 18446744073709551615 with --count 2 runs "
+                                                       "past the largest seed, 2^64-1"),
+    (["-p", "3", "-s", "1", "--bot", "smart"], "error: invalid value for '--bot': 'smart' is not one of"),
+    (["-s", "1"], "error: missing option '--players' / '-p'"),
+])
+def test_generate_usage_errors_are_one_line(args, message):
+    result = run("generate", *args, code=2)
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1 and result.stdout == ""

@@ -1,0 +1,96 @@
+"""wnotation.diagnostics: a record joined with its replay, every problem a compiler-style diagnostic."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import wnotation
+from cli_helpers import game_text, with_action
+from wnotation.diagnostics import CheckReport, Diagnostic, FileReport, canonical_text, check_file, diagnostics_of
+from wnotation.engine import Finding
+from wnotation.notation import NotationError
+from wnotation.record import Span
+
+
+def test_a_clean_text():
+    report = wnotation.check(game_text(), source="g.7wn")
+    assert report.ok and report.diagnostics == () and report.source == "g.7wn"
+    (game,) = report.games
+    assert (game.index, game.line, game.complete, game.seats) == (1, 1, True, ("Ada", "Bob", "Cyd", "Dee"))
+    assert [row["seat"] for row in game.scores] == [1, 2, 3, 4]
+
+
+def test_a_path_and_an_open_file(tmp_path):
+    path = tmp_path / "g.7wn"
+    path.write_text(game_text(), encoding="utf-8")
+    assert wnotation.check(path).source == str(path)
+    assert wnotation.check(str(path)).ok
+    with open(path, encoding="utf-8") as handle:
+        assert wnotation.check(handle).source == str(path)
+
+
+def test_an_unreadable_file_is_a_report_not_an_exception(tmp_path):
+    assert check_file(tmp_path / "none.7wn").error == "no such file or directory"
+    assert CheckReport((check_file(tmp_path / "none.7wn"),)).exit_code == 2
+
+
+def test_a_finding_is_placed_at_its_action_and_rendered_with_the_notation_renderer():
+    text, line, column = with_action(game_text(), "I.1", 1, "Apothecary")
+    report = wnotation.check(text, source="g.7wn")
+    d = report.diagnostics[0]
+    assert (d.severity, d.rule, d.line, d.column, d.address, d.seat, d.kind) == (
+        "error", "R-TRADE", line, column, "I.1", 1, "finding")
+    same = NotationError(d.message, source="g.7wn", line=line, column=column, source_line=d.source_line,
+                         rule="R-TRADE")
+    assert str(d) == str(same)
+    assert d.to_dict()["text"] == str(d).splitlines()[0]
+    assert not report.ok and CheckReport((report,)).exit_code == 1
+
+
+def test_a_notation_error_keeps_its_data():
+    text = game_text().replace("I.2 ", "I.2 Lumbr Yard | ", 1)
+    (d,) = wnotation.check(text, source="g.7wn").diagnostics
+    error = next(iter(wnotation.read_games(text, source="g.7wn")))
+    assert str(d) == str(error)
+    assert (d.kind, d.rule, d.suggestion) == ("notation", "unknown-card", "Lumber Yard")
+
+
+def test_warnings_and_notes_render_their_severity():
+    d = Diagnostic("warning", "R-SCORE", "results not checked", "g.7wn", 3, 1, "result Ada: total 3")
+    assert str(d) == "g.7wn:3:1: warning[R-SCORE]: results not checked\n    result Ada: total 3\n    ^"
+    assert str(Diagnostic("note", "R-DECK", "x", "g.7wn", 1, 2)) == "g.7wn:1:2: note[R-DECK]: x"
+
+
+def test_a_finding_without_a_span_goes_to_the_game_start_and_names_its_address():
+    record = wnotation.parse("\n\n" + game_text())
+    lines = ("\n\n" + game_text()).split("\n")
+    found = [Finding("R-DECK", "a remark", "III.0", None, None, "note"),
+             Finding("R-TURN", "early", "I.1", 1, Span(line=3, column=2))]
+    out = diagnostics_of(record, found, lines, "g.7wn")
+    assert [(d.line, d.column, d.message) for d in out] == [(3, 1, "III.0: a remark"), (3, 2, "early")]
+    assert out[0].source_line == '[Format "7WN 1"]'
+
+
+def test_reports_cross_process_boundaries():
+    text, _, _ = with_action(game_text(), "I.1", 1, "Apothecary")
+    report = wnotation.check(text, source="g.7wn")
+    assert pickle.loads(pickle.dumps(report)) == report
+
+
+def test_summary_lines():
+    ok = wnotation.check(game_text(), source="a")
+    bad = wnotation.check(with_action(game_text(), "I.1", 1, "Apothecary")[0], source="b")
+    assert CheckReport((ok,)).summary() == "checked 1 game in 1 file: all good"
+    assert CheckReport((ok, bad, FileReport("c", (), "permission denied"))).summary().startswith(
+        "checked 2 games in 3 files: 1 game with errors (")
+    assert CheckReport((ok, FileReport("c", (), "x"))).summary().endswith("; 1 file unreadable")
+
+
+def test_canonical_text_is_verified():
+    messy = game_text().replace(" | ", "|")
+    assert canonical_text(messy) == game_text()
+    assert canonical_text("") == ""
+    with pytest.raises(NotationError):
+        canonical_text(game_text().replace("I.2 ", "I.2 Lumbr Yard | ", 1))
