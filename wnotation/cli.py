@@ -734,7 +734,7 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
             click.echo(f"{names[s - 1]} has no action to play after {state.address}: {_why_idle(state)}")
             continue
         header, rows = render.legal_table(moves[s])
-        nxt = f"{render.age_numeral(state.age)}.{state.turn + 1}"
+        nxt = f"{AGE_NUMERALS[state.age]}.{state.turn + 1}"
         _print_table(header, rows, title=f"legal actions of {names[s - 1]} in turn {nxt}")
     return code
 

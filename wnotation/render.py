@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Sequence
 
-from .catalog import AGE_NUMERALS, COLOURS, Card
+from .catalog import COLOURS, Card
 from .record import CATEGORIES, Record
 
 #: The rows of the score pad, top to bottom (the seven categories of R-SCORE, then the total, coins and rank).
@@ -238,7 +238,3 @@ def legal_data(actions: Sequence[Any]) -> list[dict[str, Any]]:
         }
         for a in actions
     ]
-
-
-def age_numeral(age: int) -> str:
-    return AGE_NUMERALS[age]
