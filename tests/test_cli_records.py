@@ -257,3 +257,22 @@ def test_generated_games_carry_expected_results():
 def test_generate_usage_errors_are_one_line(args, message):
     result = run("generate", *args, code=2)
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+def _bundled_examples() -> list[str]:
+    import re
+
+    texts = [cli.CHECK_EPILOG, cli.SCORE_EPILOG, cli.SHOW_EPILOG, cli.FMT_EPILOG, cli.JSON_EPILOG]
+    return [line.strip() for text in texts for line in text.splitlines()
+            if re.match(r"\s+wnotation \w+ [^|>]*replays/", line) and "--write" not in line]
+
+
+@pytest.mark.parametrize("example", _bundled_examples())
+def test_help_examples_on_bundled_replays_run(example):
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    command = example.split(" > ")[0].split(" | ")[0]
+    args = [str(root / a) if a.startswith("replays/") else a for a in shlex.split(command)[1:]]
+    run(*args)

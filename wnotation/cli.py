@@ -627,9 +627,9 @@ is an error or the game is incomplete.
 
 \b
 Examples:
-  wnotation score game.7wn
+  wnotation score replays/7p-all-wonders.7wn
   wnotation score club-night.7wn --game 3
-  wnotation score game.7wn --json"""
+  wnotation score replays/3p-babylon-halikarnassos-olympia.7wn --json"""
 
 
 def _replayed(record: Any, lines: list[str], source: str) -> tuple[Any, int]:
@@ -677,8 +677,8 @@ turn, III.end the end of the game (after Age III's military). Without --at, the 
 
 \b
 Examples:
-  wnotation show game.7wn --at II.3
-  wnotation show game.7wn --at II.3 --seat Bob --legal
+  wnotation show replays/7p-all-wonders.7wn --at II.3
+  wnotation show replays/partial-4p-niamh.7wn --at II.3 --seat Bao --legal
   wnotation show game.7wn --at III.end --json"""
 
 
