@@ -397,11 +397,10 @@ class _Walker:
             hint = f" (did you mean {near}?)" if near else ""
             _fail(p, f"expected 'discard' or 'pick' after ',', not {_show(t, p)}{hint}", "'discard'", "'pick'")
         p = m.end()  # type: ignore[union-attr]
-        if word == "pick":
-            p = self.annotations(p)
-        if not _SP.match(t, p) and not (word == "pick" and t[p - 1] in "}]"):
+        q = self.annotations(p) if word == "pick" else self.ws(p)
+        if q == self.ws(p) and not _SP.match(t, p):  # no annotation: a blank must follow the keyword
             _fail(p, f"expected a space and a card after '{word}'", "a card name")
-        p = self.ws(p)
+        p = q
         c = self.ch(p)
         if word == "pick" and c == "-":
             q = self.ws(p + 1)

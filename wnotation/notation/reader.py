@@ -120,6 +120,12 @@ class _Game:
         line, column, offset = self.where(tok, rel)
         return _make(Span, {"line": line, "column": column, "offset": offset})
 
+    def tag_span(self, name: Token) -> Span:
+        """The span of a header tag: its ``[`` (on the line of its name)."""
+        back = name.start_pos - self.text.rfind("[", 0, name.start_pos)
+        return _make(Span, {"line": name.line + self.line0, "column": name.column - back,
+                            "offset": name.start_pos - back + self.off0})
+
     def error(self, cls: type[NotationError], message: str, tok: Token | None, rel: int = 0, **kw: Any) -> NotationError:
         if tok is None:
             return at_offset(cls, message, self.text, 0, self.source, self.line0, self.off0, **kw)
@@ -337,6 +343,9 @@ def _read_header(g: _Game, tags: list[list[Token]]) -> None:
     seat_tags: dict[int, list[Token]] = {}
     values: dict[str, list[Token]] = {}
     first = tags[0][0]
+    if first.value != "Format":
+        raise g.error(TagError, f"a game starts with [Format \"{FORMAT_VERSION}\"], not [{first.value}]", first,
+                      rule="format")
     for tag in tags:
         name_tok, strings = tag[0], tag[1:]
         name = name_tok.value
@@ -355,7 +364,7 @@ def _read_header(g: _Game, tags: list[list[Token]]) -> None:
             if len(strings) != 1:
                 raise g.error(TagError, f"[{name}] holds one value, not {len(strings)}", strings[1], rule="tag-value")
             free.append(_make(Tag, {"name": name, "value": lexical.string_value(strings[0].value),
-                                    "span": g.span(name_tok)}))
+                                    "span": g.tag_span(name_tok)}))
             continue
         if name in seen:
             raise g.error(TagError, f"[{name}] appears twice in this game", name_tok, rule="duplicate-tag")
@@ -377,7 +386,7 @@ def _read_header(g: _Game, tags: list[list[Token]]) -> None:
 
     _check_format(g, values, first)
     g.header["tags"] = free
-    g.header["span"] = g.span(first)
+    g.header["span"] = g.tag_span(first)
     g.header["date"] = _read_date(g, values, first)
     _read_seats(g, seat_tags, first)
     g.header["guilds"] = _read_guilds(g, values.get("Guilds"))
@@ -454,7 +463,7 @@ def _read_seats(g: _Game, seat_tags: dict[int, list[Token]], first: Token) -> No
         if side is None:
             raise g.error(TagError, f"Wonder side {lexical.string_value(side_s.value)!r}: expected day or night",
                           side_s, 1, rule="wonder-side", expected=("day", "night"))
-        seats.append(_make(Seat, {"name": name, "wonder": wonder, "side": side, "span": g.span(name_tok)}))
+        seats.append(_make(Seat, {"name": name, "wonder": wonder, "side": side, "span": g.tag_span(name_tok)}))
     g.seats = tuple(seats)
 
 
@@ -520,7 +529,7 @@ def _read_deal(g: _Game, age: int, tag: list[Token]) -> Deal:
         if len(items) != _HAND:
             raise g.error(TagError, f"a dealt hand holds {_HAND} cards, not {len(items)}", tok, 1, rule="deal")
         hands.append(tuple(g.card(text, tok, rel) for text, rel in items))
-    return _make(Deal, {"age": age, "hands": tuple(hands), "span": g.span(name_tok)})
+    return _make(Deal, {"age": age, "hands": tuple(hands), "span": g.tag_span(name_tok)})
 
 
 # --- turns ---------------------------------------------------------------------------------------------------

@@ -82,12 +82,12 @@ def _body(r: Record) -> list[str]:
         lines.append(" ".join(["game", *_notes(a.glyph, a.tags, a.before)]))
     refs = _seat_refs(r)
     for turn in r.turns:
-        lines.extend(lexical.write_comment(c) for c in turn.annotation.before)
+        lines.extend(_comment(c) for c in turn.annotation.before)
         lines.append(format_turn(turn, refs))
     for result in r.results:
         pairs = [f"{f} {getattr(result, f)}" for f in _RESULT_FIELDS if getattr(result, f) is not None]
         lines.append(" ".join([f"result {refs[result.seat - 1]}:", *pairs]))
-    lines.extend(lexical.write_comment(c) for c in a.after)
+    lines.extend(_comment(c) for c in a.after)
     return lines
 
 
@@ -101,13 +101,21 @@ def _seat_refs(r: Record) -> list[str]:
     ]
 
 
+def _comment(text: str) -> str:
+    if "\r" in text:
+        raise ValueError(f"comment {text!r} holds a carriage return, which readers turn into a line end")
+    return lexical.write_comment(text)
+
+
 def _notes(glyph: str | None, tags: tuple[tuple[str, str], ...], comments: tuple[str, ...]) -> list[str]:
     parts = [glyph] if glyph else []
     for key, value in tags:
         if not lexical.ATAG_KEY_RE.fullmatch(key):
             raise ValueError(f"annotation key {key!r} is not a valid key (a letter, then letters, digits, _ or -)")
+        if "\r" in value:
+            raise ValueError(f"annotation value {value!r} holds a carriage return")
         parts.append(lexical.write_atag(key, value))
-    parts.extend(lexical.write_comment(c) for c in comments)
+    parts.extend(_comment(c) for c in comments)
     return parts
 
 
@@ -131,7 +139,7 @@ def format_action(action: Action, seat: str | None = None) -> str:
     """One action in canonical form, e.g. ``stage ? (L clay), discard Altar, pick Temple !``; ``seat``
     is written as a ``Name:`` prefix (the extra turn's)."""
     a: Annotation = action.annotation
-    parts = [lexical.write_comment(c) for c in a.before]
+    parts = [_comment(c) for c in a.before]
     main = "" if seat is None else f"{seat}: "
     if action.use != "build":
         main += action.use + " "
@@ -148,7 +156,7 @@ def format_action(action: Action, seat: str | None = None) -> str:
     pick = action.pick
     if pick is not None:
         p = pick.annotation
-        words = [", pick", *(lexical.write_comment(c) for c in p.before), pick.card if pick.card is not None else "-"]
+        words = [", pick", *(_comment(c) for c in p.before), pick.card if pick.card is not None else "-"]
         if p.glyph:
             words.append(p.glyph)
         words.extend(_notes(None, p.tags, p.after))

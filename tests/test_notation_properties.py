@@ -1,0 +1,126 @@
+"""Property tests of the notation: any text reads or fails cleanly, grammar-generated documents too, Records
+round-trip through text and JSON, the grammar builds strictly, and the decoders match the grammar's terminals."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+
+from notation_helpers import HEADER, records
+from wnotation.notation import NotationError, from_json, json_schema, parse, to_json, write
+from wnotation.notation import grammar, lexical
+from wnotation.notation.reader import _parse_game
+from wnotation.record import Record
+
+GAME = HEADER + """game { g }
+I.1 Lumber Yard (L clay) ! { c } | sell ? ? | stage ?, pick Altar
+I.2 Temple | Baths | Altar // !? [%k v]
+result Alice: total 3
+"""
+UNCACHED = grammar.build(cache_=False)  # hypothesis.extra.lark needs the analysed grammar, not the cache
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _reads_or_fails_cleanly(text: str) -> None:
+    try:
+        assert isinstance(parse(text), Record)
+    except NotationError as error:
+        assert error.line >= 1 and error.column >= 1 and error.message
+
+
+@FAST
+@given(st.text())
+def test_any_text_reads_or_fails_cleanly(text):
+    _reads_or_fails_cleanly(text)
+    _reads_or_fails_cleanly(HEADER + text)
+
+
+@FAST
+@given(st.integers(0, len(GAME)), st.integers(0, 3), st.text(alphabet="|,{}[]%()?!:#/\"\\ \n-LRabc.I7", max_size=4))
+def test_mutated_games_read_or_fail_cleanly(position, cut, insert):
+    _reads_or_fails_cleanly(GAME[:position] + insert + GAME[position + cut :])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(from_lark(UNCACHED))
+def test_grammar_documents_read_or_fail_cleanly(text):
+    UNCACHED.parse(text)
+    try:
+        _parse_game(text, "<generated>", 0, 0)
+    except NotationError as error:
+        assert error.line >= 1
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(records())
+def test_records_round_trip_through_text(record):
+    text = write(record)
+    again = parse(text)
+    assert again == record
+    assert write(again) == text
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(records())
+def test_records_round_trip_through_json(record):
+    assert from_json(to_json(record)) == record
+    assert from_json(to_json(parse(write(record)))) == record
+
+
+def test_json_has_no_spans_and_a_schema():
+    record = parse(GAME)
+    assert "span" not in to_json(record) and "offset" not in to_json(record)
+    schema = json_schema()
+    assert schema["title"] == "Record" and "turns" in schema["properties"]
+    with pytest.raises(ValueError):
+        from_json('{"seats": []}')
+
+
+def test_grammar_builds_in_strict_mode():
+    pytest.importorskip("interegular")
+    grammar.build(strict=True, cache_=False)
+
+
+PIECES = ["Lumber Yard", "Altar", " | ", "|", "sell ", "stage ", "?", " ?", "!", "?!", " (L clay)", "(R 2 wood, l ore)",
+          "()", ", discard Altar", ", discard ?", ", pick -", ", pick Temple !", ", pick", "Bob: ", "#2:", " ", ":",
+          "military 3", " total -4", "x", "{c}", "[%k v]", "\"", "\\"]
+fragments = st.lists(st.sampled_from(PIECES), max_size=8).map("".join)
+
+
+@pytest.mark.parametrize("name", sorted(lexical.TERMINALS))
+def test_decoders_accept_exactly_the_grammar_terminals(name):
+    ours = re.compile(lexical.TERMINALS[name])
+    theirs = re.compile(grammar.tree_parser().get_terminal(name).pattern.to_regexp())
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(fragments)
+    def agree(text):
+        assert bool(ours.fullmatch(text)) == bool(theirs.fullmatch(text))
+
+    agree()
+    for text in ("Lumber Yard | sell ? ? | stage ?(L clay) !, discard ?, pick Altar ?", ", pick ? ! | Bob: Altar",
+                 "Temple (left 2 clay glass, R wood)!", "#3: total 4 rank -1", "sell ??", "stage ?!"):
+        assert bool(ours.fullmatch(text)) == bool(theirs.fullmatch(text))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I.1 " + "Lumber " * 3000,
+        "I.1 " + "a" * 20000,
+        "I.1 Temple (" + "L clay, " * 2000,
+        "I.1 " + "x:" * 5000,
+        "I.1 Temple " + "{" * 5000,
+        "result " + "Al " * 5000,
+    ],
+)
+def test_pathological_lines_fail_fast(line):
+    start = time.perf_counter()
+    with pytest.raises(NotationError):
+        parse(HEADER + line + "\n")
+    assert time.perf_counter() - start < 2.0

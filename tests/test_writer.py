@@ -1,0 +1,96 @@
+"""Writer unit tests: the canonical form of every construct, and what the writer refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from notation_helpers import HEADER
+from wnotation.notation import format_action, format_purchase, parse, write, write_games
+from wnotation.record import Action, Annotation, Pick, Purchase, Record, Seat, Tag, Turn
+
+LENIENT = HEADER.replace('"day"', '"A"') + """
+game !? [%opening  wood]   {intro}
+{before}
+I.1   lumber yard!{x} |sell ? ?| STAGE ?(r wood, l 2 clay)
+I.2 Temple (R glass, L clay clay) | sell ?, pick {b} altar ! {a} | stage ? , discard ?
+result #1: coins 3 total 40
+"""
+
+CANONICAL = HEADER + """game !? [%opening  wood] { intro }
+{ before }
+I.1 Lumber Yard ! { x } | sell ? ? | stage ? (L 2 clay, R wood)
+I.2 Temple (L 2 clay, R glass) | sell ?, pick { b } Altar ! { a } | stage ?, discard ?
+result Alice: total 40 coins 3
+"""
+
+
+def test_canonical_form_of_a_lenient_text():
+    assert write(parse(LENIENT)) == CANONICAL
+    assert write(parse(CANONICAL)) == CANONICAL
+
+
+def test_header_order_and_deal_layout():
+    text = HEADER.replace("[Date", '[Seed "SM64-FY 7"]\n[Event "E"]\n[Date').replace(
+        "\n\n", '\n[DealIII "?, ?, ?, ?, ?, ?, ?" "?, ?, ?, ?, ?, ?, ?" "?, ?, ?, ?, ?, ?, Arena"]\n'
+        '[Guilds "Workers Guild, Spies Guild, Traders Guild, Builders Guild, Scientists Guild"]\n\n')
+    lines = write(parse(text)).splitlines()
+    assert [l.split(" ")[0] for l in lines] == ["[Format", "[Edition", "[Date", "[Event", "[Seat1", "[Seat2",
+                                                "[Seat3", "[Guilds", "[Seed", "[DealIII", "", ""]
+    assert lines[-2:] == ['  "?, ?, ?, ?, ?, ?, ?"', '  "?, ?, ?, ?, ?, ?, Arena"]']
+
+
+def test_header_only_game_has_no_blank_line():
+    assert write(parse(HEADER)) == HEADER.rstrip("\n") + "\n"
+
+
+def test_turn_annotations_after_slashes_and_extra_turn_seats():
+    lines = [f"I.{i} Lumber Yard | sell ? | stage ?" for i in range(1, 7)]
+    text = HEADER + "\n".join(lines) + "\n{ t }\n[%k v]\nI.7 Bob: sell ? // ?! { after }\n"
+    assert write(parse(text)).endswith("{ t }\nI.7 Bob: sell ? // ?! [%k v] { after }\n")
+
+
+def test_unsafe_seat_names_are_written_by_number():
+    text = HEADER.replace('"Bob"', '"B:b {x}"') + "I.1 Altar | sell ? | stage ?\nresult #2: total 1\n"
+    assert write(parse(text)).endswith("result #2: total 1\n")
+
+
+def test_purchase_format():
+    assert format_purchase(Purchase(left=("clay", "clay", "glass"), right=())) == "(L 2 clay glass)"
+    assert format_purchase(Purchase()) == "()"
+    assert format_purchase(Purchase(right=("wood",) * 100)) == "(R 99 wood wood)"
+
+
+def test_action_format():
+    a = Action(seat=1, use="stage", card="?", purchase=Purchase(right=("ore",)), discard="Altar",
+               pick=Pick(card=None, annotation=Annotation(glyph="?!")), annotation=Annotation(glyph="?", tags=(("k", "a]b\\"),)))
+    assert format_action(a) == "stage ? (R ore) ?, discard Altar [%k a\\]b\\\\], pick - ?!"
+
+
+def test_escapes_round_trip():
+    r = parse(HEADER.replace("[Seat1", '[Event "q\\"b\\\\"]\n[Seat1') + "{ x \\} \\\\ }\nI.1 Altar | sell ? | stage ?\n")
+    text = write(r)
+    assert '[Event "q\\"b\\\\"]' in text and "{ x \\} \\\\ }" in text
+    assert parse(text) == r
+
+
+def test_write_games_separates_games_with_a_blank_line():
+    r = parse(HEADER)
+    assert write_games([r, r]) == write(r) + "\n" + write(r)
+    assert len(list(parse(write(r)).seats)) == 3
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"tags": (Tag(name="Seat4", value="x"),)},
+        {"tags": (Tag(name="bad name", value="x"),)},
+        {"tags": (Tag(name="Event", value="a\nb"),)},
+        {"turns": (Turn(age=1, number=7, actions=()),)},
+        {"annotation": Annotation(tags=(("1key", "v"),))},
+        {"annotation": Annotation(after=("a\rb",))},
+    ],
+)
+def test_writer_refuses_what_no_text_can_express(change):
+    seats = tuple(Seat(name=n, wonder=w, side="day") for n, w in (("A", "Gizah"), ("B", "Rhodos"), ("C", "Olympia")))
+    with pytest.raises(ValueError):
+        write(Record(seats=seats, **change))
