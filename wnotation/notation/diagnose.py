@@ -432,7 +432,6 @@ class _Walker:
 def _logical_lines(text: str, upto: int) -> tuple[int, bool]:
     """The start of the logical line holding ``upto`` (newlines inside comments do not count) and whether
     it lies in the header (no body line before it)."""
-    start = 0
     in_header = True
     pos = 0
     line_start = 0

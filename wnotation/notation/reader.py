@@ -59,7 +59,7 @@ _RESERVED_FOLDED = {name.casefold(): name for name in RESERVED_TAGS}
 _DEAL_AGE = {"DealI": 1, "DealII": 2, "DealIII": 3}
 _HAND = 7
 _SIDES = {"day": "day", "night": "night", "a": "day", "b": "night"}
-_RESULT_FIELDS = CATEGORIES + ("total", "coins", "rank")
+RESULT_FIELDS = CATEGORIES + ("total", "coins", "rank")
 _MAX_DIGITS = 18
 
 
@@ -821,7 +821,7 @@ def _read_result(g: _Game, kw: Token, tok: Token) -> None:
             raise g.error(StructureError, f"the {category} value is too large", tok, rel, rule="result")
         fields[category] = int(pm.group("value"))
     values: dict[str, Any] = {"seat": seat}
-    values.update((f, fields.get(f)) for f in _RESULT_FIELDS)
+    values.update((f, fields.get(f)) for f in RESULT_FIELDS)
     values["span"] = g.span(kw)
     g.results.append(_make(SeatResult, values))
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..record import CATEGORIES, Action, Annotation, Purchase, Record, Turn
+from ..record import Action, Annotation, Purchase, Record, Turn
 from . import lexical
-from .reader import RESERVED_TAGS
+from .reader import RESERVED_TAGS, RESULT_FIELDS
 
-__all__ = ["write", "write_games", "format_action", "format_turn"]
+__all__ = ["write", "write_games", "format_action", "format_purchase", "format_turn"]
 
-_RESULT_FIELDS = CATEGORIES + ("total", "coins", "rank")
 _RESERVED_FOLDED = {name.casefold() for name in RESERVED_TAGS}
 
 
@@ -85,7 +84,7 @@ def _body(r: Record) -> list[str]:
         lines.extend(_comment(c) for c in turn.annotation.before)
         lines.append(format_turn(turn, refs))
     for result in r.results:
-        pairs = [f"{f} {getattr(result, f)}" for f in _RESULT_FIELDS if getattr(result, f) is not None]
+        pairs = [f"{f} {getattr(result, f)}" for f in RESULT_FIELDS if getattr(result, f) is not None]
         lines.append(" ".join([f"result {refs[result.seat - 1]}:", *pairs]))
     lines.extend(_comment(c) for c in a.after)
     return lines
