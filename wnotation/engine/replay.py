@@ -21,6 +21,11 @@ from .state import State, Table, fold, initial
 _FIELDS = CATEGORIES + ("total", "coins", "rank")
 
 
+def _new_play(values: tuple) -> Play:
+    """``Play(*values)`` without the NamedTuple constructor's Python frame (once per action)."""
+    return tuple.__new__(Play, values)
+
+
 @dataclass(frozen=True, eq=False)
 class Replay:
     """A replayed game. ``events`` and ``findings`` in game order; ``positions`` maps each address to its state.
@@ -127,7 +132,7 @@ def _decode(record: Record) -> _Decoded:
                 pick = (a.pick.card,)
                 pick_span = a.pick.span or a.span
             purchase = None if a.purchase is None else (tuple(a.purchase.left), tuple(a.purchase.right))
-            plays.append(Play(a.seat, a.use, card, purchase, discard, pick, a.span, pick_span))
+            plays.append(_new_play((a.seat, a.use, card, purchase, discard, pick, a.span, pick_span)))
         d.plays[key] = plays
         d.spans[key] = turn.span
         d.order.append(key)

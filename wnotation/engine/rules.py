@@ -208,14 +208,17 @@ def _hand_text(hand: Sequence[Card | None]) -> str:
 class _Turn:
     """The working data of one turn's resolution (kept together to keep the functions small)."""
 
-    __slots__ = ("state", "age", "turn", "where", "findings")
+    __slots__ = ("state", "age", "turn", "findings")
 
     def __init__(self, state: State, turn: int) -> None:
         self.state = state
         self.age = state.age
         self.turn = turn
-        self.where = address(state.age, turn)
         self.findings: list[Finding] = []
+
+    @property
+    def where(self) -> str:
+        return address(self.age, self.turn)
 
     def name(self, seat: int) -> str:
         return self.state.table.names[seat - 1]
@@ -243,7 +246,8 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
     (decided after every placement, R-RESOLVE) to ``incomes``."""
     s, seat, card = t.state, p.seat, p.card
     city = s.cities[seat - 1]
-    _check_hand(t, p)
+    if card is not None and position_of(s.hands[seat - 1], card) < 0:
+        _check_hand(t, p)
     use = p.use
     if use == "build":
         if card is None:
