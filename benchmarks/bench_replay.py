@@ -66,7 +66,8 @@ def main() -> None:
             results = pool.map(_worker, [(share, k * share) for k in range(args.jobs)])
         total = sum(a for a, _ in results)
         wall = max(t for _, t in results)
-        print(f"{args.jobs} processes: {total} actions, slowest worker {wall:.3f} s: {total / wall:,.0f} actions/s")
+        print(f"{args.jobs} processes, each game once: {total} actions, slowest worker {wall:.3f} s of CPU: "
+              f"{total / wall:,.0f} actions/s")
     if args.profile:
         import cProfile
         import pstats
