@@ -1,7 +1,7 @@
 """The replay engine: state, events, rules, trade solver and scoring, pure functions over frozen values.
 
 Entry points: :func:`replay` (Record -> :class:`Replay`), :func:`legal_actions`, :func:`seats_to_act`,
-:func:`resolve_turn`, :func:`apply` and :func:`view` (what one seat sees). The engine never imports the notation package.
+:func:`resolve_turn`, :func:`apply` and :func:`view` (what one seat sees). It never imports the notation package.
 """
 
 from .findings import Finding
