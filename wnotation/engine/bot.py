@@ -91,10 +91,11 @@ def play_game(players: int, seed: int, bot: str = "random",
               wonders: Sequence[WonderSide | tuple[str, str]] | None = None) -> record.Record:
     """A complete legal game of ``players`` seats dealt by ``deck.deal(players, seed)``, played by ``bot``.
 
-    ``wonders`` (Wonder sides in seat order, or ``("Gizah", "night")`` pairs) default to :func:`draw_wonders`. The Record holds the seed, the
-    guilds, every action (a purchase only when it is not the engine's default), Babylon's extra turns,
-    Halikarnassos' picks, and the results from the final score sheet. Raises ``ValueError`` for an unknown bot
-    or a player count outside 3..7. Deterministic in its arguments.
+    ``wonders`` (Wonder sides in seat order, or ``("Gizah", "night")`` pairs) default to :func:`draw_wonders`.
+    The Record holds the seed, the guilds, every action (a purchase only when it is not the engine's default),
+    Babylon's extra turns, Halikarnassos' picks, and the results from the final score sheet. Raises
+    ``ValueError`` for an unknown bot, a player count outside 3..7 or a Wonder given twice. Deterministic in its
+    arguments.
     """
     if bot not in BOTS:
         raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
