@@ -200,6 +200,14 @@ def test_R_HALI__a_pick_without_the_stage_is_ignored():
     assert ("R-HALI", "I.4") in [(f.rule, f.address) for f in r.findings]
 
 
+def test_R_HALI__an_unstated_pick_is_warned_at_the_stage_action():
+    turns = dict(HAND_WORKED)
+    turns["I.3"] = ["stage ?", "stage ?", "sell Altar"]  # Ben's stage earns a pick; the record writes none
+    r = replay(game(SEATS, turns, guilds=GUILDS))
+    [f] = [f for f in r.findings if f.rule == "R-HALI"]
+    assert (f.address, f.seat, f.severity, f.span.line, f.span.column) == ("I.3", 2, "warning", 3, 2)
+
+
 def test_findings_carry_the_action_span_and_read_like_the_issue():
     turns = dict(HAND_WORKED)
     turns["II.4"] = ["sell ?", "build Temple [L wood R wood]", "sell ?"]

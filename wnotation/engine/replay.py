@@ -268,7 +268,11 @@ class _Run:
     def picks(self, age: int, turn: int, plays: list[Play], where: str) -> None:
         owed = set(picks_owed(self.state))
         choices = {p.seat: p.pick for p in plays if p.pick}
-        spans = {p.seat: p.pick_span for p in plays}
+        # A pick's findings sit at its pick clause, or at the seat's action (the stage that earned the pick) when
+        # the record writes no clause; a seat's first play is the one that counted (a second is ignored).
+        spans: dict = {}
+        for p in plays:
+            spans.setdefault(p.seat, p.pick_span or p.span)
         for p in plays:
             if p.pick and p.seat not in owed:
                 self.findings.append(Finding("R-HALI", f"{self.table.names[p.seat - 1]} has no build from the "
