@@ -33,14 +33,14 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from wnotation import deck
-from wnotation.catalog import RESOURCES, PlayLastCard
+from wnotation.catalog import RESOURCES
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.engine.legal import legal_actions
 from wnotation.notation import NotationError, parse, write
 from wnotation.record import Action, Pick, Purchase, Record
 
-SETTINGS = settings(max_examples=12, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
+SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 GAMES = st.tuples(st.integers(3, 7), st.integers(0, 2**32 - 1), st.sampled_from(["random", "greedy"]))
 RESULT = re.compile(r"^result ")
@@ -250,9 +250,12 @@ def purchase_minus_unit(g: Game) -> list[Change]:
 
 
 def extra_pick(g: Game) -> list[Change]:
-    """A Halikarnassos pick on an action of a seat owed none this turn (R-HALI)."""
+    """A Halikarnassos pick on an action of a seat owed none this turn (R-HALI), in turns 1..6. (The extra turn's
+    actions are :func:`test_R_HALI__a_pick_on_an_extra_turn_action_is_reported`'s: a known engine bug.)"""
     out = []
     for k, turn in enumerate(g.record.turns):
+        if turn.number == 7:
+            continue
         names = sorted({c.name for c in deck.deck(turn.age, g.players, tuple(g.record.guilds or ()))})
         for a in turn.actions:
             if a.pick is None:
@@ -424,3 +427,16 @@ def test_every_kind_applies_to_some_small_game():
     """The kinds are not vacuous: each finds candidates within a few seeds of 3- and 7-player games."""
     for name, kind in {**KINDS, **LEGAL_KINDS}.items():
         assert any(kind(legal_game(p, s, b)) for p in (3, 7) for s in range(12) for b in ("random", "greedy")), name
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: replay examines the pick clauses of turn 6 only (replay.py "
+                   "_Run.age calls self.picks(age, 6, plays[(age, 6)], ...)); a pick written on an extra-turn "
+                   "action (turn 7) is silently ignored, so an illegal pick there gives no R-HALI finding")
+def test_R_HALI__a_pick_on_an_extra_turn_action_is_reported():
+    """Babylon's extra-turn action can never owe a build from the discard pile, so a pick clause there is an
+    error at its line, as it is on an action of turns 1..6 (``extra_pick``)."""
+    g = legal_game(3, 0, "random")
+    k = next(k for k, t in enumerate(g.record.turns) if t.number == 7)
+    a = g.record.turns[k].actions[0]
+    assert_reported_at_line(g, Change(k, a.seat, "pick on the extra turn", {"pick": Pick(card="Press")},
+                                      rules=frozenset({"R-HALI"})))

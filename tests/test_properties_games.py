@@ -4,6 +4,9 @@
 from the start). Here every property holds at **every** position, through **every** route: text, JSON, a
 second replay, a replay of a prefix, a fold from a stored position; and the legal-action lister agrees with the
 turn resolver on both sides (what it lists resolves without a finding, what it leaves out does not).
+Three oracles restate rules of ``rules-2e.md`` independently of the engine's code, so that a rule that the bot and
+the replay get wrong *together* still fails here: where each hand came from (R-PASS), which builds are free
+(R-CHAIN) and what each bought unit costs (R-PRICE).
 Games: Hypothesis draws the player count (3..7), the seed (any 64-bit value) and the bot (random, greedy).
 """
 
@@ -16,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wnotation import deck
-from wnotation.catalog import AGE_NUMERALS, PlayLastCard, load
+from wnotation.catalog import AGE_NUMERALS, PlayLastCard, TradeDiscount, load
 from wnotation.engine import Play, events as ev, replay, seats_to_act
 from wnotation.engine.bot import play_game
 from wnotation.engine.legal import legal_actions
@@ -26,7 +29,7 @@ from wnotation.notation import from_json, parse, read_games, to_json, write, wri
 from wnotation.record import Record
 
 GAMES = st.tuples(st.integers(3, 7), st.integers(0, 2**64 - 1), st.sampled_from(["random", "greedy"]))
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @lru_cache(maxsize=64)
@@ -226,7 +229,7 @@ def _with(plays: dict[int, Play], state, seat: int, use: str, card, purchase) ->
     return [changed[k] for k in sorted(changed)]
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(GAMES, st.data())
 def test_legal_actions_agree_with_the_turn_resolver(g, data):
     """Every listed action resolves without a finding; every card of the hand not listed as a build (or as a
@@ -257,3 +260,52 @@ def test_legal_actions_agree_with_the_turn_resolver(g, data):
                 assert found[0].rule == "R-UNIQUE"
             if use == "stage" and city.stages == len(city.wonder.stages):
                 assert found[0].rule == "R-STAGE"
+
+
+# --- oracles: rules restated from the reference, independently of the engine's code --------------------------
+
+
+def _price(city, side: str, resource: str) -> int:
+    """R-PRICE from the reference: 2 coins a unit, 1 where a built card or stage discounts that side and unit."""
+    effects = [e for b in city.buildings for e in b.effects]
+    effects += [e for st in city.wonder.stages[: city.stages] for e in st.effects]
+    cheaper = [e.price for e in effects if isinstance(e, TradeDiscount) and side in e.neighbours
+               and resource in e.resources]
+    return min([2, *cheaper])
+
+
+@SETTINGS
+@given(GAMES)
+def test_oracles_R_PASS_R_CHAIN_R_PRICE_at_every_position(g):
+    players, seed, _ = g
+    r = replayed(*g)
+    dealt = deck.deal(players, seed)
+    for address, s in r:
+        if s.ended:
+            continue
+        # R-PASS: after t passes, seat i holds what remains of the hand dealt to seat i-t (left, Ages I and III)
+        # or i+t (right, Age II); turn 6 and the extra turn pass nothing more.
+        passes = min(s.turn, 5)
+        step = 1 if s.age == 2 else -1
+        for seat in range(1, players + 1):
+            origin = (seat - 1 + step * passes) % players
+            held = Counter(c.key for c in s.hands[seat - 1])
+            assert not held - Counter(c.key for c in dealt.hands[s.age - 1][origin]), (address, seat)
+        for seat in seats_to_act(s):
+            city = s.cities[seat - 1]
+            options = legal_actions(s, seat)
+            for card in set(s.hands[seat - 1]):
+                chained = card.name not in city.names and not city.names.isdisjoint(card.chain_from)
+                builds = [a for a in options if a.use == "build" and a.card is card]
+                if chained:  # R-CHAIN: free, no coins, no purchase
+                    assert len(builds) == 1 and builds[0].free and builds[0].coins == 0, (address, seat, card)
+            for a in options:
+                if a.free:
+                    assert a.coins == 0 and not a.purchase.units
+                    continue
+                if a.use == "sell":
+                    continue
+                fee = a.card.cost.coins if a.use == "build" else city.wonder.stages[city.stages].cost.coins
+                bought = sum(_price(city, side, u) for side in ("left", "right") for u in getattr(a.purchase, side))
+                assert a.coins == fee + bought, (address, str(a))
+                assert a.purchase.left_coins == sum(_price(city, "left", u) for u in a.purchase.left)
