@@ -86,3 +86,46 @@ def test_view_hides_other_hands_staged_cards_and_the_pile():
     assert seen.hands[0] == s.hands[0] and seen.hands[1:] == ((None,), (None, None))
     assert seen.cities[1].staged == (None,) and seen.cities[1].stages == 1
     assert seen.discard == (None,) and view(s, 2).cities[1].staged == (card("Baths", 1),)
+
+
+def _apply_each(state, events):
+    for e in events:
+        state = apply(state, e)
+    return state
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_fold_in_one_pass_equals_applying_each_event(players):
+    """``fold`` builds each turn in one pass on a draft: on many games, every position it reaches is the one that
+    applying the events one by one reaches, whatever the batches."""
+    from wnotation.engine import replay
+    from wnotation.engine.bot import play_game
+    from wnotation.engine.state import initial
+
+    for seed in range(12):
+        r = replay(play_game(players, seed, "random" if seed % 2 else "greedy"))
+        start = initial(r.final.table)
+        marks = list(r.marks.items())
+        state, done = start, 0
+        for where, upto in marks:
+            state = _apply_each(state, r.events[done:upto])
+            assert state == r.position(where), where
+            done = upto
+        assert fold(start, r.events) == state
+        for size in (2, 3, 7, 20):  # batches that cut across turns and Ages
+            batched = start
+            for k in range(0, len(r.events), size):
+                batched = fold(batched, list(r.events[k:k + size]))
+            assert batched == state, size
+
+
+@pytest.mark.parametrize("bad", [ev.TurnResolved(1, 3), ev.StageBuilt(2, 2, None), ev.AgeEnded(1),
+                                 ev.PickDeclined(1), ev.CardBuilt(3, card("Well", 1))])
+def test_fold_refuses_what_apply_refuses_in_the_middle_of_a_batch(bad):
+    s = position(TABLE, hands=[["Altar"]] * 3)
+    before = [ev.CoinsGained(1, 2, "sale"), ev.CardSold(3, card("Altar", 1))]
+    with pytest.raises(IntegrityError) as by_apply:
+        _apply_each(s, before + [bad])
+    with pytest.raises(IntegrityError) as by_fold:
+        fold(s, before + [bad, ev.CoinsGained(2, 1, "sale")])
+    assert str(by_fold.value) == str(by_apply.value)

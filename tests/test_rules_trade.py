@@ -159,11 +159,15 @@ def test_R_PRODUCE__reduced_solver_questions_give_the_same_answers():
                ("wood", "stone", "ore", "clay"), ("ore",), ("glass",)]
     costs = [{"wood": 2}, {"clay": 1, "ore": 1}, {"wood": 1, "clay": 1, "glass": 1}, {"stone": 3},
              {"ore": 2, "wood": 1}, {"papyrus": 1, "loom": 1}, {"clay": 2, "glass": 1, "wood": 1}]
-    left, right = (("clay",), ("wood", "stone"), ("glass",)), (("ore",), ("clay", "ore"), ("papyrus",), ("wood",))
-    for prices in (Prices(), Prices(left_raw=1, right_manufactured=1)):
-        for mask in product((0, 1), repeat=len(sources)):
-            own = tuple(s for s, m in zip(sources, mask) if m)
-            for cost in costs:
-                for budget in (0, 2, 9):
-                    assert cheapest_options(cost, own, left, right, prices, budget) == \
-                        cheapest(cost, own, left, right, prices, budget), (cost, own, budget)
+    sides = [((("clay",), ("wood", "stone"), ("glass",)), (("ore",), ("clay", "ore"), ("papyrus",), ("wood",))),
+             # repeated one-resource sources (kept only up to the units needed) and either/or sources on both sides
+             ((("wood",), ("wood",), ("wood",), ("clay",), ("clay",), ("glass", "loom")),
+              (("stone",), ("stone",), ("stone",), ("stone",), ("wood", "clay"), ("ore",), ("ore",), ("loom",)))]
+    for left, right in sides:
+        for prices in (Prices(), Prices(left_raw=1, right_manufactured=1)):
+            for mask in product((0, 1), repeat=len(sources)):
+                own = tuple(s for s, m in zip(sources, mask) if m)
+                for cost in costs:
+                    for budget in (0, 2, 9):
+                        assert cheapest_options(cost, own, left, right, prices, budget) == \
+                            cheapest(cost, own, left, right, prices, budget), (cost, own, budget)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 from .catalog import AGES, MAX_PLAYERS, MIN_PLAYERS, Card, CatalogError, load
@@ -16,6 +17,9 @@ from .catalog import AGES, MAX_PLAYERS, MIN_PLAYERS, Card, CatalogError, load
 SHUFFLE_ALGORITHM = "SM64-FY"
 HAND_SIZE = 7
 _MASK = (1 << 64) - 1
+_GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+#: ``below(n)``'s rejection limit 2**64 - (2**64 mod n) for the small n of a deal (computed once, not per draw).
+_LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(64))
 
 T = TypeVar("T")
 
@@ -33,6 +37,12 @@ def guild_count(players: int) -> int:
 
 def check_guilds(players: int, guilds: Sequence[str]) -> tuple[Card, ...]:
     """The guild cards named in ``guilds``; :class:`CatalogError` unless they are N+2 distinct guilds."""
+    return _check_guilds(players, tuple(guilds))
+
+
+@lru_cache(maxsize=256)
+def _check_guilds(players: int, guilds: tuple[str, ...]) -> tuple[Card, ...]:
+    """``check_guilds``, memoised on the names as written (a refused list raises and is not cached)."""
     catalog = load()
     cards = []
     for name in guilds:
@@ -56,11 +66,20 @@ def deck(age: int, players: int, guilds: Sequence[str] = ()) -> tuple[Card, ...]
     check_players(players)
     if age not in AGES:
         raise CatalogError(f"Age {age}: the game has Ages 1 to 3")
-    cards = [c for c in load().age_cards(age) for _ in range(c.copies_for(players))]
-    if age == 3:
-        cards.extend(check_guilds(players, guilds))
+    if age != 3:
+        return _base_deck(age, players)
+    cards = _base_deck(age, players) + check_guilds(players, guilds)
     assert len(cards) == HAND_SIZE * players, (age, players, len(cards))
-    return tuple(cards)
+    return cards
+
+
+@lru_cache(maxsize=None)
+def _base_deck(age: int, players: int) -> tuple[Card, ...]:
+    """The Age deck without guilds, in canonical order (computed once per Age and player count)."""
+    cards = tuple(c for c in load().age_cards(age) for _ in range(c.copies_for(players)))
+    if age != 3:
+        assert len(cards) == HAND_SIZE * players, (age, players, len(cards))
+    return cards
 
 
 class SplitMix64:
@@ -92,11 +111,26 @@ class SplitMix64:
 
 
 def shuffle(items: Iterable[T], rng: SplitMix64) -> list[T]:
-    """Fisher–Yates (Durstenfeld): for i from len-1 down to 1, swap item i with item ``rng.below(i+1)``."""
+    """Fisher–Yates (Durstenfeld): for i from len-1 down to 1, swap item i with item ``rng.below(i+1)``.
+
+    ``rng.next`` and ``rng.below`` are inlined here (the same arithmetic, the same rejections, the same draws
+    consumed), so a shuffle costs a few integer operations per item rather than two method calls."""
     out = list(items)
+    state = rng.state
+    limits = _LIMITS
     for i in range(len(out) - 1, 0, -1):
-        j = rng.below(i + 1)
+        n = i + 1
+        limit = limits[n] if n < 64 else (1 << 64) - ((1 << 64) % n)
+        while True:
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         out[i], out[j] = out[j], out[i]
+    rng.state = state
     return out
 
 

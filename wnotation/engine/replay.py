@@ -94,17 +94,19 @@ class _Decoded:
         self.findings: list[Finding] = []
 
 
-_CARDS: dict[tuple[str, int], Card] = {}
+#: Per Age, each name as written -> its catalogue card: the decoder's interned look-up (one dict hit per action).
+_CARDS: dict[int, dict[str, Card]] = {1: {}, 2: {}, 3: {}}
 
 
 def _card(name: str, age: int, where: str, seat: int, span: Span | None, out: list[Finding]) -> Card | None:
     if name == UNKNOWN:
         return None
-    found = _CARDS.get((name, age))
+    known = _CARDS.setdefault(age, {})
+    found = known.get(name)
     if found is not None:
         return found
     try:
-        found = _CARDS[(name, age)] = load().card(name, age)
+        found = known[name] = load().card(name, age)
         return found
     except CatalogError as exc:
         out.append(Finding("R-DECK", f"{exc}; taken as an unknown card", where, seat, span))
@@ -112,20 +114,26 @@ def _card(name: str, age: int, where: str, seat: int, span: Span | None, out: li
 
 
 def _decode(record: Record) -> _Decoded:
+    """The Record's turns as plain plays, each card name looked up once (memoised across records)."""
     d = _Decoded()
     for turn in record.turns:
-        key = (turn.age, turn.number)
+        age = turn.age
+        key = (age, turn.number)
         where = address(*key)
         if key in d.plays:
             d.findings.append(Finding("R-TURN", f"turn {where} is written twice; the second is ignored", where,
                                       None, turn.span))
             continue
+        known = _CARDS.get(age) or {}
         plays = []
         for a in turn.actions:
-            card = _card(a.card, turn.age, where, a.seat, a.span, d.findings)
+            name = a.card
+            card = known.get(name)
+            if card is None:
+                card = _card(name, age, where, a.seat, a.span, d.findings)
             discard: tuple = ()
             if a.discard is not None:
-                discard = (_card(a.discard, turn.age, where, a.seat, a.span, d.findings),)
+                discard = (_card(a.discard, age, where, a.seat, a.span, d.findings),)
             pick: tuple = ()
             pick_span = None
             if a.pick is not None:
@@ -267,6 +275,8 @@ class _Run:
 
     def picks(self, age: int, turn: int, plays: list[Play], where: str) -> None:
         owed = set(picks_owed(self.state))
+        if not owed and not any(p.pick for p in plays):
+            return  # the common case: nobody is owed a pick and the record writes none
         choices = {p.seat: p.pick for p in plays if p.pick}
         # A pick's findings sit at its pick clause, or at the seat's action (the stage that earned the pick) when
         # the record writes no clause; a seat's first play is the one that counted (a second is ignored).

@@ -135,36 +135,93 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
 
 
 _COVERED = (NO_PURCHASE,)
+_ANSWERS: dict[tuple, tuple[Purchase, ...]] = {}  # cheapest_options' memo (see there); cleared when full
+_REDUCED: dict[tuple, tuple[Purchase, ...]] = {}  # the same, on the reduced question (far more of them repeat)
+_ANSWERS_MAX = 1 << 16
 
 
 def cheapest_options(cost: Mapping[str, int], own, left, right, prices, budget: int) -> tuple[Purchase, ...]:
     """``trade.cheapest`` on a reduced, equivalent question, so that far more questions share one memoised answer.
 
-    Reductions (R-PRODUCE): an own source that can give only one needed resource pays one unit of it (using it
-    never hurts: it can serve nothing else), and sources that offer nothing still needed are dropped. Both keep
-    the set of coverings, hence every minimal purchase, its price and the canonical order. Cost: O(sources)."""
+    Reductions (R-PRODUCE): each source is cut down to the resources still needed (no minimal purchase buys, and
+    no covering uses, anything else); an own source left with one needed resource pays one unit of it (using it
+    never hurts: it can serve nothing else), repeated until no such source is left; sources that offer nothing
+    still needed are dropped, and a neighbour's one-resource sources are kept only up to the units still needed
+    of that resource (no minimal purchase buys more). Each reduction keeps the set of coverings, hence every
+    minimal purchase, its price and the canonical order. The answer is memoised on the question as asked (before
+    the budget), so a repeated question costs one dictionary look-up; a new one costs O(sources) plus one
+    (memoised) solver call."""
     if budget < 0:
         return ()
-    need = dict(cost)
-    rest = []
-    for src in own:
-        if len(src) == 1:
-            left_over = need.get(src[0])
-            if left_over:
-                if left_over == 1:
-                    del need[src[0]]
-                else:
-                    need[src[0]] = left_over - 1
+    key = (tuple(cost.items()), own, left, right, prices)
+    try:
+        best = _ANSWERS.get(key)
+    except TypeError:  # sources given as lists: answer without the memo
+        key = best = None
+    if best is None:
+        best = _reduced(cost, own, left, right, prices)
+        if key is not None:
+            if len(_ANSWERS) >= _ANSWERS_MAX:
+                _ANSWERS.clear()
+            _ANSWERS[key] = best
+    if not best or best[0].coins > budget:
+        return ()
+    return best
+
+
+def _reduced(cost: Mapping[str, int], own, left, right, prices) -> tuple[Purchase, ...]:
+    """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), via the reductions
+    described in :func:`cheapest_options`."""
+    need = {r: n for r, n in cost.items() if n}
+    rest = list(own)
+    changed = True
+    while changed and need:
+        changed = False
+        kept = []
+        for src in rest:
+            useful = [r for r in src if r in need]
+            if not useful:
                 continue
-        rest.append(src)
+            if len(useful) == 1:
+                r = useful[0]
+                if need[r] == 1:
+                    del need[r]
+                else:
+                    need[r] -= 1
+                changed = True
+                continue
+            kept.append(tuple(useful) if len(useful) < len(src) else src)
+        rest = kept
     if not need:
         return _COVERED
-    return cheapest(need, _useful(rest, need), _useful(left, need), _useful(right, need), prices, budget)
+    question = (tuple(need.items()), _useful(rest, need, False), _useful(left, need, True),
+                _useful(right, need, True), prices)
+    answer = _REDUCED.get(question)
+    if answer is None:
+        answer = cheapest(*question[:4], prices, 1 << 30)
+        if len(_REDUCED) >= _ANSWERS_MAX:
+            _REDUCED.clear()
+        _REDUCED[question] = answer
+    return answer
 
 
-def _useful(sources, need: dict[str, int]) -> tuple:
-    keys = need.keys()
-    return tuple([src for src in sources if not keys.isdisjoint(src)])
+def _useful(sources, need: dict[str, int], cap: bool) -> tuple:
+    """``sources`` cut down to the resources in ``need``, empty ones dropped; with ``cap``, one-resource sources
+    beyond the units needed of that resource dropped too."""
+    out = []
+    singles: dict[str, int] = {}
+    for src in sources:
+        useful = tuple([r for r in src if r in need])
+        if not useful:
+            continue
+        if cap and len(useful) == 1:
+            r = useful[0]
+            k = singles.get(r, 0)
+            if k >= need[r]:
+                continue
+            singles[r] = k + 1
+        out.append(useful)
+    return tuple(out)
 
 
 def _paid(seat: int, n: int, coin_cost: int, p: Purchase, out: list) -> None:
@@ -380,16 +437,13 @@ def step_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...]
             p = chosen[seat] = Play(seat, "discard", None)
         _place(t, p, placements, incomes)
     placed = fold(state, placements)
-    events = placements + _incomes(placed, incomes)
-    after = fold(placed, events[len(placements):])
-    tail: list = []
+    tail = _incomes(placed, incomes)
     if t.turn == 6:
-        tail += _last_cards(t, after, chosen)
+        tail += _last_cards(t, placed, chosen)  # incomes change coins only: the hands and powers are as placed
     elif t.turn < 6:
         tail.append(ev.HandsPassed(passing(state.age)))
     tail.append(ev.TurnResolved(state.age, t.turn))
-    after = fold(after, tail)
-    return tuple(events + tail), tuple(t.findings), after
+    return tuple(placements + tail), tuple(t.findings), fold(placed, tail)
 
 
 def resolve_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...], tuple[Finding, ...]]:
