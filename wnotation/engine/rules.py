@@ -137,7 +137,7 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
 _COVERED = (NO_PURCHASE,)
 _ANSWERS: dict[tuple, tuple[Purchase, ...]] = {}  # cheapest_options' memo (see there); cleared when full
 _REDUCED: dict[tuple, tuple[Purchase, ...]] = {}  # the same, on the reduced question (far more of them repeat)
-_ANSWERS_MAX = 1 << 16
+_ANSWERS_MAX = 1 << 13
 
 
 def cheapest_options(cost: Mapping[str, int], own, left, right, prices, budget: int) -> tuple[Purchase, ...]:
