@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 
 import pytest
 
 import wnotation
 from cli_helpers import game_text, with_action
-from wnotation.diagnostics import CheckReport, Diagnostic, FileReport, canonical_text, check_file, diagnostics_of
+from wnotation.diagnostics import (
+    CheckReport,
+    Diagnostic,
+    FileReport,
+    canonical_text,
+    check_file,
+    check_piece,
+    check_text,
+    diagnostics_of,
+    game_pieces,
+    normalise,
+)
 from wnotation.engine import Finding
 from wnotation.notation import NotationError
 from wnotation.record import Span
@@ -77,6 +89,36 @@ def test_reports_cross_process_boundaries():
     text, _, _ = with_action(game_text(), "I.1", 1, "Apothecary")
     report = wnotation.check(text, source="g.7wn")
     assert pickle.loads(pickle.dumps(report)) == report
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5])
+def test_pieces_of_whole_games_check_like_the_whole_text(size):
+    """Cut at [Format lines (a line that only mentions it in a comment is no boundary; text before the first game
+    is a finding of its own), each piece checked with its line offset: the same reports as the whole text, once
+    the pieces' game numbers are counted on."""
+    games = [game_text(3, 1), game_text().replace("I.2 ", "I.2 Lumbr Yard | ", 1),
+             with_action(game_text(5, 2), "I.1", 1, "Apothecary")[0], game_text(4, 3)]
+    text = normalise("\ufeff\r\n{ a note before the games: [Format is no boundary here }\r\n" + "\n".join(games))
+    pieces = game_pieces(text, size)
+    assert "".join(piece for piece, _ in pieces) == text
+    assert len(pieces) == -(-len(games) // size)
+    assert all(piece.startswith("[Format") for piece, _ in pieces[1:])
+    assert [line0 for _, line0 in pieces] == [text[: text.index(piece)].count("\n") for piece, _ in pieces]
+    joined: list = []
+    for piece, line0 in pieces:
+        before = len(joined)
+        joined.extend(replace(g, index=g.index + before) for g in check_piece(piece, "g.7wn", line0))
+    whole = check_text(text, "g.7wn").games
+    assert tuple(joined) == whole
+    assert [(g.read, g.line) for g in whole[:2]] == [(False, 1), (True, 3)]
+    assert (whole[0].diagnostics[0].line, whole[0].diagnostics[0].rule) == (2, "syntax")
+    with pytest.raises(ValueError):
+        game_pieces(text, 0)
+
+
+def test_a_text_without_games_is_one_piece():
+    assert game_pieces("", 4) == [("", 0)]
+    assert game_pieces("{ nothing }\n", 1) == [("{ nothing }\n", 0)]
 
 
 def test_summary_lines():

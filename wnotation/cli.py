@@ -416,10 +416,10 @@ STDIN_NAME = "<stdin>"
 
 
 def _stdin_text() -> str:
-    """Standard input as UTF-8 text (strict: bytes that are not UTF-8 make it unreadable)."""
-    stream = click.get_text_stream("stdin")
-    raw = getattr(stream, "buffer", None)
-    return raw.read().decode("utf-8") if raw is not None else stream.read()
+    """Standard input as UTF-8 text (strict: bytes that are not UTF-8 make it unreadable, whatever the locale).
+    The bytes are read from ``sys.stdin.buffer``; a replaced ``sys.stdin`` without one is read as text."""
+    raw = getattr(sys.stdin, "buffer", None)
+    return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
 
 
 def _read(path: str) -> tuple[str, str]:
@@ -499,7 +499,7 @@ Exit codes: 0 no errors (warnings and notes allowed), 1 an error in some record,
 \b
 Examples:
   wnotation check replays/
-  wnotation check game.7wn other.7wn --jobs 4
+  wnotation check archive.7wn --jobs 4
   wnotation generate --players 5 --seed 1 | wnotation check -
   wnotation check replays/ --json > report.json"""
 
@@ -507,7 +507,8 @@ Examples:
 @main.command(epilog=CHECK_EPILOG, short_help="Check records: read, replay every action, verify the results.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, metavar="N",
-              help="Check N files at a time in worker processes (0: one per CPU). Output stays in input order.")
+              help="Check in N worker processes (0: one per CPU); a big file is cut into pieces of whole games "
+              "for them. Output is the same, in input order, whatever N is.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON on stdout.")
 def check(paths: tuple[str, ...], jobs: int, as_json: bool) -> int:
     """Check 7WN records: read every game, replay it under the rules, verify its expected results.
@@ -520,7 +521,7 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool) -> int:
 
     inputs = _expand(paths)
     reports = []
-    with _Progress(len(inputs), "checking") as progress:
+    with _Progress(len(inputs), "checking", always=jobs != 1) as progress:
         for report in _check_all(inputs, jobs, progress):
             reports.append(report)
             if not as_json:
@@ -537,63 +538,132 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool) -> int:
 
 
 def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress") -> Any:
-    """Yield the :class:`~wnotation.diagnostics.FileReport` of each input in input order; with ``jobs`` other
-    than 1, files are checked in a process pool (stdin is always read here)."""
+    """Yield the :class:`~wnotation.diagnostics.FileReport` of each input in input order.
+
+    With one job, each input is checked here by :func:`~wnotation.diagnostics.check_file` (the reference). With
+    more, each input is read here and cut into pieces of whole games that worker processes check
+    (:func:`~wnotation.diagnostics.check_piece`), so one big file uses every worker too; the pieces' reports
+    are joined back in file order. Both ways give equal reports."""
     import os
 
     from .diagnostics import FileReport, check_file, check_text, unreadable_reason
 
-    def stdin_report() -> FileReport:
-        try:
-            text = _stdin_text()
-        except (OSError, UnicodeDecodeError) as exc:
-            return FileReport(STDIN_NAME, (), unreadable_reason(exc))
-        return check_text(text, STDIN_NAME)
-
     workers = jobs or os.cpu_count() or 1
-    files = [p for p in inputs if p != STDIN]
-    if workers == 1 or len(files) < 2:
+    if workers == 1:
         for path in inputs:
-            yield stdin_report() if path == STDIN else check_file(path)
+            if path != STDIN:
+                report = check_file(path)
+            else:
+                try:
+                    report = check_text(_stdin_text(), STDIN_NAME)
+                except (OSError, UnicodeDecodeError) as exc:
+                    report = FileReport(STDIN_NAME, (), unreadable_reason(exc))
             progress.advance()
+            yield report
         return
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=min(workers, len(files))) as pool:
-        futures = {k: pool.submit(check_file, path) for k, path in enumerate(inputs) if path != STDIN}
-        done: dict[int, FileReport] = {}
-        if STDIN in inputs:
-            done[inputs.index(STDIN)] = stdin_report()
+    # Load the notation and the engine before the workers start: forked workers then share them (jobs 1 pays the
+    # same imports), and a worker's first piece costs no more than its others.
+    from . import engine, notation  # noqa: F401
+
+    # fork where it is safe (Linux): workers start at once with all of the above loaded. Nothing here runs a
+    # thread before the pool starts (the progress bar refreshes without one).
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    limit = PIECES_PER_WORKER * workers
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending: deque[_FileJob] = deque()
+        for path in inputs:
+            pending.append(_FileJob.submit(pool, path, workers))
+            # report finished files at once; hold at most about `limit` pieces in flight (and their text in memory)
+            while pending and (pending[0].done() or sum(job.unfinished() for job in pending) > limit):
+                yield pending.popleft().report(progress)
+        while pending:
+            yield pending.popleft().report(progress)
+
+
+#: With N workers, a file is cut into about PIECES_PER_WORKER * N pieces (so that workers finish together and the
+#: output can start early), of at most MAX_PIECE_GAMES games each.
+PIECES_PER_WORKER = 8
+MAX_PIECE_GAMES = 32
+
+
+class _FileJob:
+    """One input being checked by a process pool: read and cut here, its pieces checked by the workers."""
+
+    def __init__(self, source: str, error: str | None = None, futures: Sequence[Any] = (),
+                 whole: bool = False) -> None:
+        self.source, self.error, self.futures, self.whole = source, error, list(futures), whole
+
+    @classmethod
+    def submit(cls, pool: Any, path: str, workers: int) -> "_FileJob":
+        """Read ``path`` (``-`` for stdin) and send its pieces to ``pool``; an unreadable input gives a job that
+        is already done and reports why."""
+        from .diagnostics import check_piece, check_text, game_pieces, normalise, read_text, unreadable_reason
+
+        source = STDIN_NAME if path == STDIN else path
+        try:
+            text = _stdin_text() if path == STDIN else read_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            return cls(source, unreadable_reason(exc))
+        text = normalise(text)
+        games = text.count("[Format")  # at least the number of games (a comment may hold more): sizes the pieces
+        size = max(1, min(MAX_PIECE_GAMES, -(-games // (PIECES_PER_WORKER * workers))))
+        pieces = game_pieces(text, size) if games > 1 else []
+        if len(pieces) < 2:
+            return cls(source, futures=[pool.submit(check_text, text, source)], whole=True)
+        return cls(source, futures=[pool.submit(check_piece, piece, source, line0) for piece, line0 in pieces])
+
+    def done(self) -> bool:
+        return all(f.done() for f in self.futures)
+
+    def unfinished(self) -> int:
+        """The pieces not checked yet."""
+        return sum(1 for f in self.futures if not f.done())
+
+    def report(self, progress: "_Progress") -> Any:
+        """The file's report, once every piece is checked (waits for them), its games numbered across pieces.
+        The progress bar advances by the file's share at each piece."""
+        from dataclasses import replace
+
+        from .diagnostics import FileReport
+
+        if self.error is not None:
             progress.advance()
-        index = {f: k for k, f in futures.items()}
-        following = 0
-        for future in as_completed(futures.values()):
-            done[index[future]] = future.result()
+            return FileReport(self.source, (), self.error)
+        if self.whole:
+            report = self.futures[0].result()
             progress.advance()
-            while following in done:
-                yield done.pop(following)
-                following += 1
-        while following in done:
-            yield done.pop(following)
-            following += 1
+            return report
+        games: list[Any] = []
+        for future in self.futures:
+            before = len(games)
+            games.extend(replace(g, index=g.index + before) for g in future.result())
+            progress.advance(1 / len(self.futures))
+        return FileReport(self.source, tuple(games))
 
 
 class _Progress:
-    """A rich progress bar on stderr when stderr is a terminal and there is more than one input; otherwise
-    nothing. ``echo`` prints a diagnostic above the bar (or plainly to stderr)."""
+    """A rich progress bar on stderr when stderr is a terminal and there is more than one input (or ``always``:
+    worker processes, where a big file advances the bar piece by piece); otherwise nothing. ``echo`` prints a
+    diagnostic above the bar (or plainly to stderr). It runs no refresh thread: the bar redraws as it advances,
+    so worker processes can be forked safely while it is shown."""
 
-    def __init__(self, total: int, what: str) -> None:
-        self.total, self.what = total, what
+    def __init__(self, total: int, what: str, always: bool = False) -> None:
+        self.total, self.what, self.always = total, what, always
         self.bar: Any = None
         self.task: Any = None
 
     def __enter__(self) -> "_Progress":
-        if self.total > 1 and _stderr_is_terminal():
+        if (self.total > 1 or self.always) and _stderr_is_terminal():
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=Console(stderr=True, highlight=False), transient=True)
+                                TimeElapsedColumn(), console=Console(stderr=True, highlight=False), transient=True,
+                                auto_refresh=False)
             self.bar.__enter__()
             self.task = self.bar.add_task(self.what, total=self.total)
         return self
@@ -602,9 +672,10 @@ class _Progress:
         if self.bar is not None:
             self.bar.__exit__(*exc)
 
-    def advance(self) -> None:
+    def advance(self, amount: float = 1) -> None:
         if self.bar is not None:
-            self.bar.advance(self.task)
+            self.bar.advance(self.task, amount)
+            self.bar.refresh()
 
     def echo(self, text: str) -> None:
         if self.bar is not None:

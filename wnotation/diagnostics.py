@@ -15,8 +15,8 @@ from typing import IO, Any, Iterable, Literal
 from .notation.errors import NotationError
 from .record import Record, Span
 
-__all__ = ["CheckReport", "Diagnostic", "FileReport", "GameReport", "check", "check_file", "check_record",
-           "check_text", "diagnostics_of", "read_text"]
+__all__ = ["CheckReport", "Diagnostic", "FileReport", "GameReport", "check", "check_file", "check_piece",
+           "check_record", "check_text", "diagnostics_of", "game_pieces", "normalise", "read_text"]
 
 Severity = Literal["error", "warning", "note"]
 SEVERITIES: tuple[str, ...] = ("error", "warning", "note")
@@ -89,10 +89,11 @@ class Diagnostic:
         }
 
     @classmethod
-    def from_error(cls, error: NotationError) -> "Diagnostic":
-        """The diagnostic of a notation error (same position, rule, message, source line)."""
-        return cls("error", error.rule, error.message, error.source, error.line, error.column, error.source_line,
-                   "notation", expected=tuple(error.expected), suggestion=error.suggestion)
+    def from_error(cls, error: NotationError, line0: int = 0) -> "Diagnostic":
+        """The diagnostic of a notation error (same position, rule, message, source line); ``line0`` lines are
+        added to its line (the error came from a piece of a file that starts after ``line0`` lines)."""
+        return cls("error", error.rule, error.message, error.source, error.line + line0, error.column,
+                   error.source_line, "notation", expected=tuple(error.expected), suggestion=error.suggestion)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,17 +236,19 @@ def _line(lines: list[str] | None, number: int) -> str:
 
 
 def diagnostics_of(record: Record, findings: Iterable[Any], lines: list[str] | None = None,
-                   source: str = "<string>") -> tuple[Diagnostic, ...]:
+                   source: str = "<string>", *, line0: int = 0) -> tuple[Diagnostic, ...]:
     """The engine's ``findings`` on ``record`` as diagnostics, placed at the span of the Record element each one
     concerns (the action, the turn, the result line). A finding without a span is placed at the start of the
     game and names its address (``III.0: …``). ``lines`` are the source's lines (for the caret line).
+    ``line0`` is for a record read from a piece of a file: the lines of the file before that piece, added to
+    every line number (``lines`` and the spans are the piece's).
     Returns a fresh tuple in source order (line, then column; findings at one place keep the engine's order)."""
     home = record.span or Span(line=1, column=1)
     out = []
     for f in findings:
         span = f.span or home
         message = f.message if f.span is not None else f"{f.address}: {f.message}"
-        out.append(Diagnostic(f.severity, f.rule, message, source, span.line, span.column,
+        out.append(Diagnostic(f.severity, f.rule, message, source, span.line + line0, span.column,
                               _line(lines, span.line), "finding", f.address, f.seat))
     return tuple(sorted(out, key=lambda d: (d.line, d.column)))
 
@@ -257,46 +260,85 @@ def _score_rows(sheet: Any) -> tuple[dict[str, int], ...]:
 
 
 def check_record(record: Record, *, lines: list[str] | None = None, source: str = "<string>",
-                 index: int = 1) -> GameReport:
+                 index: int = 1, line0: int = 0) -> GameReport:
     """Replay ``record`` (expected results verified) and report its findings as diagnostics.
 
     ``lines`` (the source text split into lines) give the diagnostics their source line; ``index`` is the game's
-    number in its file. Cost: one replay. Never raises for a valid Record."""
+    number in its file; ``line0`` the lines before the text the record was read from (see
+    :func:`diagnostics_of`). Cost: one replay. Never raises for a valid Record."""
     from .engine import replay
 
     played = replay(record)
-    start = record.span.line if record.span is not None else 1
-    return GameReport(source, index, start, diagnostics_of(record, played.findings, lines, source),
+    start = (record.span.line if record.span is not None else 1) + line0
+    return GameReport(source, index, start, diagnostics_of(record, played.findings, lines, source, line0=line0),
                       seats=tuple(s.name for s in record.seats), complete=played.scores is not None,
                       scores=None if played.scores is None else _score_rows(played.scores))
 
 
-def _lines(text: str) -> list[str]:
-    """The text's lines as the reader counts them (BOM dropped, CRLF and CR as LF)."""
+def normalise(text: str) -> str:
+    """The text as the reader sees it: a leading BOM dropped, CRLF and CR turned into LF. Lines and columns of
+    every diagnostic count in this text; cutting it at line starts keeps them."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
-def check_text(text: str, source: str = "<string>") -> FileReport:
-    """Check every game of a 7WN ``text``: a broken game is reported and the next one still checked.
+def _lines(text: str) -> list[str]:
+    """The text's lines as the reader counts them (BOM dropped, CRLF and CR as LF)."""
+    return normalise(text).split("\n")
 
-    An input without any game gets a warning. Cost: one parse and one replay per game."""
+
+def _game_reports(text: str, source: str, line0: int = 0) -> list[GameReport]:
+    """The report of each game of ``text`` in order (games numbered from 1), ``line0`` added to every line."""
     from .notation import read_games
 
     lines = _lines(text)
     games = []
     for k, item in enumerate(read_games(text, source=source), start=1):
         if isinstance(item, NotationError):
-            games.append(GameReport(source, k, _game_start(lines, item.line), (Diagnostic.from_error(item),),
-                                    read=False))
+            games.append(GameReport(source, k, _game_start(lines, item.line) + line0,
+                                    (Diagnostic.from_error(item, line0),), read=False))
         else:
-            games.append(check_record(item, lines=lines, source=source, index=k))
+            games.append(check_record(item, lines=lines, source=source, index=k, line0=line0))
+    return games
+
+
+def check_text(text: str, source: str = "<string>") -> FileReport:
+    """Check every game of a 7WN ``text``: a broken game is reported and the next one still checked.
+
+    An input without any game gets a warning. Cost: one parse and one replay per game."""
+    games = _game_reports(text, source)
     if not games:
         empty = Diagnostic("warning", "games", "no game in this input: a game starts with a line [Format \"7WN 1\"]",
-                           source, 1, 1, _line(lines, 1), "notation")
+                           source, 1, 1, _line(_lines(text), 1), "notation")
         return FileReport(source, (), remarks=(empty,))
     return FileReport(source, tuple(games))
+
+
+def game_pieces(text: str, games: int) -> list[tuple[str, int]]:
+    """Cut a normalised text (:func:`normalise`) into pieces of ``games`` whole games each (the last may hold
+    fewer), at the game boundaries the reader uses (``[Format`` lines, spec/7wn.md section 3): a list of
+    ``(piece, line0)``, ``line0`` being the lines before the piece. Any text before the first game goes with
+    the first piece, so the pieces join up to ``text``. Checking each piece with :func:`check_piece` gives the
+    games :func:`check_text` gives for the whole, lines included (their ``index`` counts within the piece).
+    Cost: one pass over the text; the pieces are fresh strings."""
+    from .notation.lexical import BOUNDARY_RE
+    from .notation.reader import split_games
+
+    if games < 1:
+        raise ValueError(f"a piece holds at least one game, not {games}")
+    starts = [(off0, line0) for chunk, line0, off0 in split_games(text) if BOUNDARY_RE.match(chunk)]
+    cuts = [(0, 0)] + starts[games::games] + [(len(text), 0)]
+    return [(text[cuts[k][0] : cuts[k + 1][0]], cuts[k][1]) for k in range(len(cuts) - 1)]
+
+
+def check_piece(text: str, source: str, line0: int) -> tuple[GameReport, ...]:
+    """Check the games of a piece of a file (from :func:`game_pieces`) that starts after ``line0`` lines: their
+    reports carry the file's line numbers; their ``index`` counts from 1 within the piece. Made for worker
+    processes: it takes and returns plain picklable values (a few hundred bytes per game)."""
+    return tuple(_game_reports(text, source, line0))
 
 
 def _game_start(lines: list[str], line: int) -> int:
