@@ -334,3 +334,11 @@ def test_tree_path_gives_the_same_record():
     inline = parse(text)
     assert via_tree == inline
     assert [a.span for a in via_tree.turns[0].actions] == [a.span for a in inline.turns[0].actions]
+
+
+def test_keywords_fold_case_as_the_grammar_matches_them():
+    """Lark's ``"sell"i`` also matches ``ſell`` (Unicode case folding): it is read as sell, not kept as written."""
+    r = body("I.1 ſell Altar (L ſtone, RIGHT wood) | Altar, piC\u212a - | Altar", "result #1: ſcience 3 ran\u212a 2")
+    a = r.turns[0].actions
+    assert (a[0].use, a[0].purchase, a[1].pick.card) == ("sell", Purchase(left=("stone",), right=("wood",)), None)
+    assert (r.results[0].science, r.results[0].rank) == (3, 2)

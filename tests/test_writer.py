@@ -88,9 +88,24 @@ def test_write_games_separates_games_with_a_blank_line():
         {"turns": (Turn(age=1, number=7, actions=()),)},
         {"annotation": Annotation(tags=(("1key", "v"),))},
         {"annotation": Annotation(after=("a\rb",))},
+        {"date": "????.??.??"},
+        {"date": "2026-11-29"},
+        {"date": ""},
     ],
 )
 def test_writer_refuses_what_no_text_can_express(change):
     seats = tuple(Seat(name=n, wonder=w, side="day") for n, w in (("A", "Gizah"), ("B", "Rhodos"), ("C", "Olympia")))
     with pytest.raises(ValueError):
         write(Record(seats=seats, **change))
+
+
+def test_unknown_date_has_one_representation():
+    """``None`` is the unknown date: written ``????.??.??``, read back as ``None``; partial dates stay strings."""
+    seats = tuple(Seat(name=n, wonder=w, side="day") for n, w in (("A", "Gizah"), ("B", "Rhodos"), ("C", "Olympia")))
+    for date in (None, "2026.??.??", "2026.11.29"):
+        record = Record(seats=seats, date=date)
+        text = write(record)
+        assert parse(text) == record and write(parse(text)) == text
+    assert '[Date "????.??.??"]' in write(Record(seats=seats))
+    with pytest.raises(ValueError, match="None"):
+        write(Record(seats=seats, date="????.??.??"))

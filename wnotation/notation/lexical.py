@@ -55,6 +55,10 @@ PIECE_RE = re.compile(
     rf"|(?P<unknown>\?)(?:{OSP}(?P<upurchase>{PURCHASE})(?:{OSP}(?P<uglyph>{GLYPH}))?|{SP}(?P<uglyph2>{GLYPH}))?)"
     rf"(?P<clauses>(?:{CLAUSE})*){OSP}"
 )
+# The same decoder for a piece without a seat prefix (no ':' in it), which need not try one first; its seat
+# group never matches, so both have the same groups.
+PIECE_NO_SEAT_RE = re.compile(PIECE_RE.pattern.replace(rf"(?:(?P<seat>{SEAT_REF}){OSP}:{OSP})?", "(?P<seat>(?!))?", 1))
+assert PIECE_NO_SEAT_RE.groups == PIECE_RE.groups and PIECE_NO_SEAT_RE.pattern != PIECE_RE.pattern
 CLAUSES_RE = re.compile(rf"{OSP}(?P<clauses>(?:{CLAUSE})*){OSP}")
 PICKED_CLAUSES_RE = re.compile(rf"{OSP}(?P<picked>{PICKED})(?P<clauses>(?:{CLAUSE})*){OSP}")
 CLAUSE_RE = re.compile(
@@ -78,6 +82,15 @@ BOUNDARY_RE = re.compile(r"^[ \t]*\[Format(?![A-Za-z0-9_])", re.M)
 AGE_OF_NUMERAL = {"I": 1, "II": 2, "III": 3}
 NUMERALS = ("I", "II", "III")
 SIDE_OF = {"l": "left", "left": "left", "r": "right", "right": "right"}
+
+
+# Python's case-insensitive matching lets four non-ASCII letters match ASCII ones: ſ (s), K (Kelvin, k), İ and ı (i).
+_ASCII_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
+
+
+def keyword(word: str) -> str:
+    """A keyword matched case-insensitively (``Sell``, ``ſell``, ``WOOD``) in its lower-case ASCII spelling."""
+    return word.translate(_ASCII_FOLD).lower() if not word.isascii() else word.lower()
 
 
 def unescape(text: str, closer: str) -> str:

@@ -3,19 +3,24 @@
 A file is cut into games at lines starting with ``[Format``; each game is parsed alone by the Lark LALR
 parser with an inline transformer (no tree), which also resolves names against the catalogue and checks the
 structure the notation owns (roster, turn order, actions per turn). Legality is the engine's, not checked here.
+Plain games (no annotations) take a fast route built from the same terminals, which hands anything else, and
+every error, to Lark. ``read_headers`` reads only the tag sections; ``errors=`` picks the error policy.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
-from typing import IO, Any, TypeVar
+from typing import IO, Any, ClassVar, TypeVar
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
+from pydantic import BaseModel
 
 from .. import catalog as _catalog
 from ..deck import SHUFFLE_ALGORITHM
@@ -23,6 +28,7 @@ from ..record import (
     CATEGORIES,
     EDITION,
     FORMAT_VERSION,
+    GLYPHS,
     NO_ANNOTATION,
     UNKNOWN,
     Action,
@@ -48,7 +54,7 @@ from .errors import (
     UnknownNameError,
 )
 
-__all__ = ["parse", "parse_many", "read_games", "split_games"]
+__all__ = ["Header", "parse", "parse_many", "read_games", "read_headers", "split_games"]
 
 _M = TypeVar("_M")
 
@@ -64,18 +70,22 @@ _MAX_DIGITS = 18
 
 
 _new = object.__new__
-_set = object.__setattr__
+# The slot setters of pydantic models, called directly: what ``model_construct`` sets, without its per-field work.
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _make(cls: type[_M], fields: dict[str, Any]) -> _M:
     """A Record model from ``fields`` (every field, in order) without validation: the hot path's
-    ``model_construct``, three times faster. The reader has checked the values; tests compare the results
-    with validated models."""
+    ``model_construct``, many times faster. The reader has checked the values; tests compare the results with
+    validated models (equality, hashing, JSON)."""
     obj = _new(cls)
-    _set(obj, "__dict__", fields)
-    _set(obj, "__pydantic_fields_set__", set(fields))
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, fields)
+    _set_fields(obj, set(fields))
+    _set_extra(obj, None)
+    _set_private(obj, None)
     return obj
 
 
@@ -310,28 +320,32 @@ class _Transformer(Transformer):
         return None
 
     def start(self, children: list[Any]) -> Record:
-        g = _STATE.get()
-        after: list[str] = []
-        tags = list(g.game_annotation.tags)
-        for tok in g.pending:
-            _add_note(tok, after, tags)
-        ga = g.game_annotation
-        annotation = _annotation(list(ga.before), after, ga.glyph, tags)
-        h = g.header
-        return _make(Record, {
-            "format": FORMAT_VERSION,
-            "edition": EDITION,
-            "date": h["date"],
-            "seats": g.seats,
-            "tags": tuple(h["tags"]),
-            "guilds": h["guilds"],
-            "seed": h["seed"],
-            "deals": tuple(sorted(h["deals"].values(), key=lambda d: d.age)),
-            "turns": tuple(g.turns),
-            "results": tuple(g.results),
-            "annotation": annotation,
-            "span": h["span"],
-        })
+        return _finish(_STATE.get())
+
+
+def _finish(g: _Game) -> Record:
+    """The Record of a game whose header and body lines have all been read."""
+    after: list[str] = []
+    tags = list(g.game_annotation.tags)
+    for tok in g.pending:
+        _add_note(tok, after, tags)
+    ga = g.game_annotation
+    annotation = _annotation(list(ga.before), after, ga.glyph, tags)
+    h = g.header
+    return _make(Record, {
+        "format": FORMAT_VERSION,
+        "edition": EDITION,
+        "date": h["date"],
+        "seats": g.seats,
+        "tags": tuple(h["tags"]),
+        "guilds": h["guilds"],
+        "seed": h["seed"],
+        "deals": tuple(sorted(h["deals"].values(), key=lambda d: d.age)),
+        "turns": tuple(g.turns),
+        "results": tuple(g.results),
+        "annotation": annotation,
+        "span": h["span"],
+    })
 
 
 # --- header --------------------------------------------------------------------------------------------------
@@ -676,7 +690,7 @@ def _piece(g: _Game, tok: Token, m: Any) -> tuple[_ActionBuilder, _PickBuilder |
     if seat:
         a.seat, a.seat_rel = seat, m.start("seat")
     if verb:
-        a.use = verb.lower()
+        a.use = lexical.keyword(verb)
     if name:
         a.card = g.card(name, tok, m.start("name"))
         purchase, a.glyph = m.group("purchase", "glyph")
@@ -695,10 +709,10 @@ def _piece(g: _Game, tok: Token, m: Any) -> tuple[_ActionBuilder, _PickBuilder |
 def _purchase(g: _Game, tok: Token, rel: int, text: str) -> Purchase:
     sides: dict[str, list[str]] = {"left": [], "right": []}
     for gm in lexical.GROUP_RE.finditer(text):
-        units = sides[lexical.SIDE_OF[gm.group("side").lower()]]
+        units = sides[lexical.SIDE_OF[lexical.keyword(gm.group("side"))]]
         for um in lexical.UNIT_RE.finditer(gm.group("units")):
             count = um.group("count")
-            units.extend([um.group("resource").lower()] * (int(count) if count else 1))
+            units.extend([lexical.keyword(um.group("resource"))] * (int(count) if count else 1))
     return _make(Purchase, {"left": tuple(sorted(sides["left"])), "right": tuple(sorted(sides["right"]))})
 
 
@@ -812,7 +826,7 @@ def _read_result(g: _Game, kw: Token, tok: Token) -> None:
     g.result_seats.add(seat)
     fields: dict[str, int] = {}
     for pm in lexical.PAIR_RE.finditer(m.group("pairs"), 0):
-        category = pm.group("category").lower()
+        category = lexical.keyword(pm.group("category"))
         rel = m.start("pairs") + pm.start("category")
         if category in fields:
             raise g.error(StructureError, f"{category} is stated twice for this seat", tok, rel, rule="result")
@@ -824,6 +838,264 @@ def _read_result(g: _Game, kw: Token, tok: Token) -> None:
     values.update((f, fields.get(f)) for f in RESULT_FIELDS)
     values["span"] = g.span(kw)
     g.results.append(_make(SeatResult, values))
+
+
+# --- the fast route ------------------------------------------------------------------------------------------
+#
+# Most games are plain: header tags, then turn lines ``LABEL RUN`` and result lines, with no annotation. The
+# fast route reads exactly those with one compiled regex per line, built from the Lark parser's own terminal
+# patterns: each token sits in an atomic group, which matches as ``re.match`` does at that position, so every
+# token is cut where Lark's contextual lexer cuts it (blanks are skipped as ``%ignore`` skips them). The route
+# knows nothing the grammar does not: on any other line (comments, tags, ``game``, ``//``), on any error and
+# at any doubt it gives up, and the game is read again by Lark (the reference), which also reports the error.
+# So errors and their positions are Lark's by construction, and a test compares both routes' Records.
+
+
+class _FastRoute:
+    """The fast route's regexes, made once from the parser's terminals."""
+
+    def __init__(self, parser: Any) -> None:
+        def term(name: str) -> str:
+            return parser.get_terminal(name).pattern.to_regexp()
+
+        string = term("STRING")
+        nl = r"[ \t]*(?:\n[ \t]*)+"
+        self.tag = re.compile(
+            rf"\[[ \t]*(?>({term('TAG_NAME')}))[ \t]*((?>{string})(?:[ \t\n]*(?>{string}))*)[ \t]*\]{nl}"
+        )
+        self.string = re.compile(string)
+        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({term('RUN')})){nl}")
+        self.result = re.compile(rf"(?>({term('RESULT')}))[ \t]*(?>({term('RESULTS')})){nl}")
+        self.blanks = re.compile(r"[ \t]*")
+
+
+_fast_instance: list[_FastRoute] = []
+
+
+def _fast() -> _FastRoute:
+    if not _fast_instance:
+        _fast_instance.append(_FastRoute(_parser()))
+    return _fast_instance[0]
+
+
+class _GiveUp(Exception):
+    """The fast route cannot read this game; Lark reads it."""
+
+
+def _fast_header(g: _Game, f: _FastRoute) -> tuple[list[list[Token]], int, int]:
+    """The header tags as tokens (positions only as far as spans need them), the offset where the body starts
+    and the number of newlines before it. Raises :class:`_GiveUp` if the header is not plain tags."""
+    text = g.text
+    tag_match = f.tag.match
+    strings = f.string.finditer
+    pos = f.blanks.match(text).end()
+    line = 1
+    line_start = 0
+    tags: list[list[Token]] = []
+    while True:
+        m = tag_match(text, pos)
+        if m is None:
+            break
+        name_at = m.start(1)
+        toks = [Token("TAG_NAME", m.group(1), name_at, line, name_at - line_start + 1)]
+        toks.extend(Token("STRING", s.group(), s.start()) for s in strings(text, m.start(2), m.end(2)))
+        tags.append(toks)
+        pos = m.end()
+        line += text.count("\n", name_at, pos)
+        line_start = text.rfind("\n", 0, pos) + 1
+    if not tags or tags[0][0].value != "Format" or text.startswith('"', pos) or (
+        text.startswith("[", pos) and not text.startswith("[%", pos)
+    ):  # a tag Lark reads differently, or a broken one: Lark tells
+        raise _GiveUp
+    return tags, pos, line
+
+
+def _fast_game(g: _Game) -> Record | None:
+    """The game of ``g`` read by the fast route, or ``None`` when Lark must read it (see above)."""
+    f = _fast()
+    try:
+        tags, pos, line = _fast_header(g, f)
+        _read_header(g, tags)
+        text = g.text
+        end = len(text)
+        turn_match = f.turn.match
+        result_match = f.result.match
+        while pos < end:
+            c = text[pos]
+            line_start = text.rfind("\n", 0, pos) + 1
+            if c == "I":
+                m = turn_match(text, pos)
+                if m is None:
+                    return None
+                _fast_turn(g, m, line, line_start)
+            elif c == "r" or c == "R":
+                m = result_match(text, pos)
+                if m is None:
+                    return None
+                kw = Token("RESULT", m.group(1), pos, line, pos - line_start + 1)
+                results = Token("RESULTS", m.group(2), m.start(2))
+                _read_result(g, kw, results)
+            else:
+                return None
+            new = m.end()
+            line += text.count("\n", pos, new)
+            pos = new
+        return _finish(g)
+    except (_GiveUp, NotationError):
+        return None
+
+
+# Decoded pieces (an action's text between bars, blanks included) without a seat prefix, by their text: the
+# same few hundred occur again and again. The value holds positions relative to the piece, never a span.
+_PIECES: dict[str, tuple[Any, ...]] = {}
+_PIECES_MAX = 1 << 14
+_GLYPH_ANNOTATIONS = {glyph: _make(Annotation, {"before": (), "after": (), "glyph": glyph, "tags": ()})
+                      for glyph in GLYPHS}
+# One fields-set per class, shared by the fast route's Actions and Spans: the models are frozen, so nothing adds
+# to it, and pydantic's ``model_copy`` copies it before updating.
+_ACTION_FIELDS = set(Action.model_fields)
+_SPAN_FIELDS = set(Span.model_fields)
+
+
+def _decode_piece(g: _Game, piece: str) -> tuple[Any, ...]:
+    """``(seat, use, card, purchase, annotation, discard, pick, first)`` of one piece: ``seat`` as written (or
+    ``None``), ``pick`` as ``(card, annotation, position)`` (or ``None``), ``first`` where the action starts."""
+    pm = (lexical.PIECE_RE if ":" in piece else lexical.PIECE_NO_SEAT_RE).fullmatch(piece)
+    if pm is None:
+        raise _GiveUp
+    seat, verb, name, purchase, glyph, unknown, upurchase, uglyph, uglyph2, clauses = pm.groups()
+    regs = pm.regs
+    if seat is not None:
+        first = regs[1][0]
+    else:
+        first = regs[2][0] if verb is not None else (regs[3][0] if name is not None else regs[6][0])
+    if name is not None:
+        card = g.card(name, None, 0)  # type: ignore[arg-type]
+    else:
+        card, purchase, glyph = UNKNOWN, upurchase, uglyph or uglyph2
+    bought = None if purchase is None else _purchase(g, None, 0, purchase)  # type: ignore[arg-type]
+    discard = pick = None
+    if clauses:
+        discard, pick = _fast_clauses(g, clauses, regs[10][0])
+    annotation = NO_ANNOTATION if glyph is None else _GLYPH_ANNOTATIONS[glyph]
+    return seat, "build" if verb is None else lexical.keyword(verb), card, bought, annotation, discard, pick, first
+
+
+def _fast_clauses(g: _Game, text: str, rel: int) -> tuple[str | None, tuple[Any, ...] | None]:
+    """The discard and the pick ``(card, annotation, position)`` of an action's clauses, which start at ``rel``."""
+    discard: str | None = None
+    pick = None
+    for cm in lexical.CLAUSE_RE.finditer(text):
+        said = cm.group("discard")
+        if said is not None:
+            if discard is not None:
+                raise _GiveUp
+            discard = g.card(said, None, 0)  # type: ignore[arg-type]
+            continue
+        if pick is not None:
+            raise _GiveUp
+        pm = lexical.PICKED_RE.fullmatch(cm.group("pick"))
+        assert pm is not None
+        name, glyph, unknown, uglyph, _none, nglyph = pm.groups()
+        if name is not None:
+            card: str | None = g.card(name, None, 0)  # type: ignore[arg-type]
+        elif unknown is not None:
+            card, glyph = UNKNOWN, uglyph
+        else:
+            card, glyph = None, nglyph
+        pick = (card, NO_ANNOTATION if glyph is None else _GLYPH_ANNOTATIONS[glyph], rel + cm.start("pick"))
+    return discard, pick
+
+
+def _fast_turn(g: _Game, m: Any, line: int, line_start: int) -> None:
+    """One plain turn line: label ``m[1]`` and run of actions ``m[2]``, on ``line``, which starts at
+    ``line_start``."""
+    label = m.group(1)
+    age = 3 if label[2] == "I" else (2 if label[1] == "I" else 1)
+    number = ord(label[-1]) - 48
+    last = g.last_label
+    if g.results:
+        raise _GiveUp
+    if last is None:
+        ok = age == 1 and number == 1
+    elif last[1] == 6:
+        ok = (age == last[0] and number == 7) or (age == last[0] + 1 and number == 1)
+    elif last[1] == 7:
+        ok = age == last[0] + 1 and number == 1
+    else:
+        ok = age == last[0] and number == last[1] + 1
+    if not ok:
+        raise _GiveUp
+    g.last_label = (age, number)
+
+    run_at = m.start(2)
+    file_line = line + g.line0
+    col = run_at - line_start + 1  # the column of the piece's first character
+    off = run_at + g.off0  # its offset in the file
+    extra = number == 7
+    cache = _PIECES
+    new = _new
+    set_dict, set_fields, set_extra, set_private = _set_dict, _set_fields, _set_extra, _set_private
+    span_fields, action_fields = _SPAN_FIELDS, _ACTION_FIELDS
+    built = []
+    previous = 0
+    i = 0
+    for piece in m.group(2).split("|"):
+        decoded = cache.get(piece)
+        if decoded is None:
+            decoded = _decode_piece(g, piece)
+            if decoded[0] is None and len(cache) < _PIECES_MAX:
+                cache[piece] = decoded
+        seat_s, use, card, purchase, annotation, discard, pick, first = decoded
+        i += 1
+        if seat_s is not None:
+            seat = g.seat(seat_s, None, 0)  # type: ignore[arg-type]
+            if extra:
+                if seat <= previous:
+                    raise _GiveUp
+                previous = seat
+            elif seat != i:
+                raise _GiveUp
+        elif extra:
+            raise _GiveUp
+        else:
+            seat = i
+        if pick is not None:
+            at = pick[2]
+            pick = _make(Pick, {"card": pick[0], "annotation": pick[1],
+                                "span": _make(Span, {"line": file_line, "column": col + at, "offset": off + at})})
+        span = new(Span)
+        set_dict(span, {"line": file_line, "column": col + first, "offset": off + first})
+        set_fields(span, span_fields)
+        set_extra(span, None)
+        set_private(span, None)
+        action = new(Action)
+        set_dict(action, {
+            "seat": seat,
+            "use": use,
+            "card": card,
+            "purchase": purchase,
+            "discard": discard,
+            "pick": pick,
+            "annotation": annotation,
+            "span": span,
+        })
+        set_fields(action, action_fields)
+        set_extra(action, None)
+        set_private(action, None)
+        built.append(action)
+        step = len(piece) + 1
+        col += step
+        off += step
+    if not extra and i != len(g.seats):
+        raise _GiveUp
+    g.turns.append(_make(Turn, {
+        "age": age,
+        "number": number,
+        "actions": tuple(built),
+        "annotation": NO_ANNOTATION,
+        "span": _make(Span, {"line": file_line, "column": 1 + m.start(1) - line_start, "offset": m.start(1) + g.off0}),
+    }))
 
 
 # --- games and files -----------------------------------------------------------------------------------------
@@ -838,9 +1110,20 @@ def _parser() -> Any:
 
 
 def _parse_game(text: str, source: str, line0: int, off0: int) -> Record:
-    """Parse one game's text (starting with its [Format] line); raise :class:`NotationError`."""
+    """Parse one game's text (starting with its [Format] line); raise :class:`NotationError`.
+
+    The fast route reads plain games; whatever it does not read, Lark does (see "the fast route")."""
     if not text.endswith("\n"):
         text += "\n"
+    record = _fast_game(_Game(text, source, line0, off0))
+    if record is not None:
+        return record
+    return _lark_game(text, source, line0, off0)
+
+
+def _lark_game(text: str, source: str, line0: int, off0: int) -> Record:
+    """One game read by the Lark parser and the inline transformer (the reference route); ``text`` ends with
+    a line end."""
     g = _Game(text, source, line0, off0)
     token = _STATE.set(g)
     try:
@@ -910,49 +1193,156 @@ def _split_stream(lines: Iterable[str]) -> Iterator[tuple[str, int, int]]:
         yield "".join(buf), line0, off0
 
 
-def _games(chunks: Iterable[tuple[str, int, int]], source: str) -> Iterator[Record | NotationError]:
+@dataclass(frozen=True)
+class Header:
+    """The tag section of one game, as :func:`read_headers` reads it without the body.
+
+    ``index`` is the game's place in its input (1-based, counting broken games too), ``line`` and ``offset``
+    where its ``[Format`` line starts (1-based line, 0-based offset). The other fields are those of the
+    :class:`Record` the full reader gives for the game, equal to them: ``format``, ``edition``, ``date``
+    (``None`` when unknown), ``seats``, free ``tags`` in file order, ``guilds``, ``seed``, ``deals`` and ``span``.
+    """
+
+    source: str
+    index: int
+    line: int
+    offset: int
+    format: str
+    edition: str
+    date: str | None
+    seats: tuple[Seat, ...]
+    tags: tuple[Tag, ...]
+    guilds: tuple[str, ...] | None
+    seed: Seed | None
+    deals: tuple[Deal, ...]
+    span: Span | None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def event(self) -> str | None:
+        """The ``Event`` tag's value, or ``None``."""
+        return self.tag("Event")
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of the first free tag called ``name`` (case-sensitive), as :meth:`Record.tag`."""
+        return next((t.value for t in self.tags if t.name == name), default)
+
+    HEADER_FIELDS: ClassVar[tuple[str, ...]] = (
+        "format", "edition", "date", "seats", "tags", "guilds", "seed", "deals"
+    )
+
+
+def _read_header_only(text: str, source: str, line0: int, off0: int, index: int) -> Header:
+    """The header of one game chunk, without reading its body (raises :class:`NotationError`)."""
+    if not text.endswith("\n"):
+        text += "\n"
+    g = _Game(text, source, line0, off0)
+    try:
+        tags, _, _ = _fast_header(g, _fast())
+    except _GiveUp:  # not plain tags: the whole game tells what is wrong (or, if nothing is, its header)
+        r = _parse_game(text, source, line0, off0)
+        return Header(source, index, line0 + 1, off0, r.format, r.edition, r.date, r.seats, r.tags, r.guilds, r.seed,
+                      r.deals, r.span)
+    _read_header(g, tags)
+    h = g.header
+    return Header(source, index, line0 + 1, off0, FORMAT_VERSION, EDITION, h["date"], g.seats, tuple(h["tags"]),
+                  h["guilds"], h["seed"], tuple(sorted(h["deals"].values(), key=lambda d: d.age)), h["span"])
+
+
+ERROR_POLICIES = ("collect", "raise")
+
+
+def _games(chunks: Iterable[tuple[str, int, int]], source: str, read: Any = None) -> Iterator[Any]:
+    """``read(chunk, source, line0, off0, index)`` for each game chunk (default: the whole game), or the error
+    of a broken game or of text before the first game."""
+    index = 0
     for chunk, line0, off0 in chunks:
         if not lexical.BOUNDARY_RE.match(chunk):
             error = _prelude_error(chunk, source)
             if error is not None:
                 yield error
             continue
+        index += 1
         try:
-            yield _parse_game(chunk, source, line0, off0)
+            if read is None:
+                yield _parse_game(chunk, source, line0, off0)
+            else:
+                yield read(chunk, source, line0, off0, index)
         except NotationError as exc:
             yield exc
 
 
+def _policy(items: Iterator[Any], errors: str) -> Iterator[Any]:
+    if errors == "collect":
+        yield from items
+        return
+    for item in items:
+        if isinstance(item, NotationError):
+            raise item
+        yield item
+
+
+def _check_policy(errors: str) -> None:
+    if errors not in ERROR_POLICIES:
+        raise ValueError(f"errors={errors!r}: expected one of {', '.join(map(repr, ERROR_POLICIES))}")
+
+
+def _open_chunks(arg: Any, source: str | None, read: Any) -> Iterator[Any]:
+    """The items of every game of a path, an open text file or a text (see :func:`read_games`)."""
+    if isinstance(arg, os.PathLike) or (isinstance(arg, str) and _looks_like_path(arg)):
+        name = os.fspath(arg)
+        with open(name, encoding="utf-8", errors="strict", newline=None) as handle:
+            yield from _read_stream(handle, source or name, read)
+        return
+    if isinstance(arg, str):
+        yield from _games(split_games(_normalise(arg)), source or "<string>", read)
+        return
+    yield from _read_stream(arg, source or str(getattr(arg, "name", "<stream>")), read)
+
+
 def read_games(
-    path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None
+    path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None, errors: str = "collect"
 ) -> Iterator[Record | NotationError]:
     """Yield each game of a file or text in order: a :class:`Record`, or the :class:`NotationError` of a
     broken game (reading then goes on at the next ``[Format`` line).
 
     The argument is a path (:class:`os.PathLike`, or a one-line ``str`` naming an existing file), an open
     text file (read lazily: one game in memory at a time), or the text itself. ``source`` names the input in
-    error messages (default: the path, the file's ``name``, or ``"<string>"``). Raises :class:`OSError`
-    only when a path cannot be opened; never raises for the content.
+    error messages (default: the path, the file's ``name``, or ``"<string>"``).
+
+    ``errors`` is the error policy: ``"collect"`` (the default) yields the error of a broken game and goes on;
+    ``"raise"`` raises it instead, after the games before it have been yielded. Raises :class:`ValueError` at
+    once for another policy, :class:`OSError` when a path cannot be opened; with ``"collect"`` never raises for
+    the content.
     """
-    arg = path_or_file_or_text
-    if isinstance(arg, os.PathLike) or (isinstance(arg, str) and _looks_like_path(arg)):
-        name = os.fspath(arg)
-        with open(name, encoding="utf-8", errors="strict", newline=None) as handle:
-            yield from _read_stream(handle, source or name)
-        return
-    if isinstance(arg, str):
-        yield from _games(split_games(_normalise(arg)), source or "<string>")
-        return
-    yield from _read_stream(arg, source or str(getattr(arg, "name", "<stream>")))
+    _check_policy(errors)
+    return _policy(_open_chunks(path_or_file_or_text, source, None), errors)
+
+
+def read_headers(
+    path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None, errors: str = "collect"
+) -> Iterator[Header | NotationError]:
+    """Yield the :class:`Header` of each game of a file or text, reading only its tag section: for listing
+    and indexing, several times faster than :func:`read_games`. Arguments as :func:`read_games`.
+
+    A header equals the header fields of the Record that :func:`read_games` reads for the same game. The body
+    is not read, so a game whose tags are valid gives its header even if its body is broken; a broken tag
+    section gives the error that reading the whole game reports for it (``errors`` as in :func:`read_games`).
+    """
+    _check_policy(errors)
+    return _policy(_open_chunks(path_or_file_or_text, source, _read_header_only), errors)
 
 
 def _looks_like_path(text: str) -> bool:
     return "\n" not in text and not text.lstrip("\ufeff \t").startswith("[") and os.path.isfile(text)
 
 
-def _read_stream(handle: IO[str], source: str) -> Iterator[Record | NotationError]:
+def _read_stream(handle: IO[str], source: str, read: Any = None) -> Iterator[Any]:
     try:
-        yield from _games(_split_stream(handle), source)
+        yield from _games(_split_stream(handle), source, read)
     except UnicodeDecodeError as exc:
         yield NotationSyntaxError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})", source=source,
                                   rule="encoding")

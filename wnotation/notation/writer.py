@@ -2,7 +2,8 @@
 
 The writer writes exactly what the Record holds: a purchase appears when ``purchase`` is not ``None``
 (deciding what may be left out is the engine's), every annotation in its canonical place. It does not check
-legality; it refuses only Records that no 7WN text can express (a reserved tag name, a newline in a value).
+legality; it refuses only Records that no 7WN text can express (a reserved tag name, a newline in a value, a
+malformed date, or the string ``"????.??.??"``, since an unknown date reads back as ``None``).
 """
 
 from __future__ import annotations
@@ -46,11 +47,22 @@ def _one_line(value: str, what: str) -> str:
     return lexical.write_string(value)
 
 
+def _date(date: str | None) -> str:
+    """The Date tag's value: ``????.??.??`` for ``None``, the one Record value of an unknown date."""
+    if date is None:
+        return lexical.UNKNOWN_DATE
+    if date == lexical.UNKNOWN_DATE:
+        raise ValueError(f"date {date!r}: an unknown date is None in a Record (it is written {date!r})")
+    if not lexical.DATE_RE.fullmatch(date):
+        raise ValueError(f"date {date!r} is not YYYY.MM.DD (with ? for unknown digits), which a reader refuses")
+    return date
+
+
 def _header(r: Record) -> list[str]:
     lines = [
         f"[Format {_one_line(r.format, 'format')}]",
         f"[Edition {_one_line(r.edition, 'edition')}]",
-        f"[Date {_one_line(r.date if r.date is not None else lexical.UNKNOWN_DATE, 'date')}]",
+        f"[Date {_one_line(_date(r.date), 'date')}]",
     ]
     for tag in r.tags:
         if not lexical.TAG_NAME_RE.fullmatch(tag.name) or tag.name.casefold() in _RESERVED_FOLDED:

@@ -1,0 +1,203 @@
+"""The reader's routes and modes: the fast route against Lark, the header-only skim, the error policy."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from notation_helpers import HEADER, records
+from wnotation.notation import Header, NotationError, parse, read_games, read_headers, write
+from wnotation.notation import reader
+from wnotation.notation.reader import _fast_game, _Game, _lark_game
+from wnotation.record import Record
+
+REPLAYS = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.7wn"))
+I1 = "I.1 Lumber Yard | sell ? | stage ?\n"
+
+
+def bot_texts() -> list[str]:
+    from wnotation.engine.bot import play_game
+
+    return [write(play_game(players, seed, bot=bot))
+            for players in (3, 5, 7) for seed in range(3) for bot in ("random", "greedy")]
+
+
+def spans(r: Record | Header) -> list:
+    """Every span of a Record (or the header part of it), in a fixed order."""
+    out = [r.span, *(s.span for s in r.seats), *(t.span for t in r.tags), *(d.span for d in r.deals)]
+    for turn in getattr(r, "turns", ()):
+        out.append(turn.span)
+        for a in turn.actions:
+            out.extend([a.span, a.pick.span if a.pick else None])
+    out.extend(res.span for res in getattr(r, "results", ()))
+    return out
+
+
+def both_routes(text: str, line0: int = 0, off0: int = 0) -> tuple[Record | None, Record]:
+    text = text if text.endswith("\n") else text + "\n"
+    return _fast_game(_Game(text, "<t>", line0, off0)), _lark_game(text, "<t>", line0, off0)
+
+
+def assert_same(fast: Record | None, lark: Record) -> None:
+    assert fast is not None
+    assert fast == lark and hash(fast) == hash(lark)
+    assert spans(fast) == spans(lark)
+    assert Record.model_validate(fast.model_dump()) == fast
+
+
+# --- the fast route ------------------------------------------------------------------------------------------
+
+
+def test_fast_route_reads_generated_games_as_lark_does():
+    for text in bot_texts():
+        assert_same(*both_routes(text, line0=10, off0=500))
+
+
+def test_fast_route_reads_plain_lines_of_every_kind():
+    text = (HEADER.replace("[Date", '[Event "x \\" y"]\n[Date') + '[Seed "sm64-fy 12"]\n'
+            '[DealI "Altar, ?, Baths, Loom, Press, Well, Theater"\n\n  "?, ?, ?, ?, ?, ?, ?" "?, ?, ?, ?, ?, ?, ?"]\n\n'
+            "I.1  lumber   yard (left 2 clay, R wood)!| SELL ? ?|stage ? (L glass) !?  \n"
+            "I.2 Alice: Baths , discard ? |#2:Altar, pick Press ! , discard Loom| stage Temple, pick -\n"
+            "I.3 Temple ()?! | sell Altar, pick ? ? | stage ?, pick Loom\n"
+            "I.4 Baths | Altar | Loom\nI.5 Baths | Altar | Loom\n"
+            "I.6 Baths, discard ? | Altar | Loom\nI.7 Bob: Altar | Carol: sell ?\n"
+            "result Alice : total 3 coins -2\nRESULT #3: rank 1\n\n  \n")
+    fast, lark = both_routes(text)
+    assert_same(fast, lark)
+    assert [a.seat for a in fast.turns[-1].actions] == [2, 3]
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: p.name)
+def test_routes_agree_on_the_replays(path):
+    text = path.read_text(encoding="utf-8")
+    fast, lark = both_routes(text)
+    if fast is not None:
+        assert_same(fast, lark)
+    assert parse(text) == lark and spans(parse(text)) == spans(lark)
+
+
+@pytest.mark.parametrize("line", [
+    "game !", "{ c }", "[%k v]", "I.1 Lumber Yard { c } | sell ? | stage ?", "I.1 Lumber Yard | sell ? | stage ? // !",
+    "I.1 Lumber Yard | sell ?, pick { c } Altar | stage ?",
+])
+def test_fast_route_leaves_annotations_to_lark(line):
+    fast, lark = both_routes(HEADER + line)
+    assert fast is None and lark == parse(HEADER + line)
+
+
+@pytest.mark.parametrize("lines", [
+    ["I.1 Lumbr Yard | sell ? | stage ?"], ["I.2 Lumber Yard | sell ? | stage ?"], [I1, I1],
+    ["I.1 Lumber Yard | sell ? | stage ? | sell ?"], ["I.1 Lumber Yard | sell ?"], ["I.1 Bob: Altar | Altar | Altar"],
+    [I1, "result Bob: total 1", "I.2 Altar | Altar | Altar"], ["result Zed: total 1"], ["result Bob: total 1 total 2"],
+    ["I.1 Altar, discard ?, discard ? | Altar | Altar"], ["I.1 Altar, pick -, pick - | Altar | Altar"],
+    ["I.1 Altar | Altar | Altar", "I.2 Altar | Altar | Altar", "I.3 Altar | Altar | Altar", "I.4 Altar | Altar | Altar",
+     "I.5 Altar | Altar | Altar", "I.6 Altar | Altar | Altar", "I.7 Carol: Altar | Bob: Altar"],
+    ["I.1 Lumber Yard | sell ? | stage ?", "I.2 sell | Baths | Altar", "IV.1 x"], ["I.1 Lumber Yard | sell ??| stage ?"],
+])
+def test_errors_are_lark_errors(lines):
+    text = HEADER + "\n".join(lines) + "\n"
+    assert _fast_game(_Game(text, "<t>", 0, 0)) is None
+    with pytest.raises(NotationError) as via_parse:
+        parse(text)
+    with pytest.raises(NotationError) as via_lark:
+        _lark_game(text, "<string>", 0, 0)
+    assert via_parse.value.to_dict() == via_lark.value.to_dict()
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(records())
+def test_routes_agree_on_any_record(record):
+    fast, lark = both_routes(write(record))
+    assert lark == record
+    if fast is not None:
+        assert_same(fast, lark)
+
+
+# --- the header-only skim ------------------------------------------------------------------------------------
+
+
+def test_headers_equal_the_full_read_on_replays_and_generated_games():
+    texts = [p.read_text(encoding="utf-8") for p in REPLAYS] + bot_texts()
+    joined = "\n".join(texts)
+    headers = list(read_headers(joined, errors="raise"))
+    records = list(read_games(joined, errors="raise"))
+    assert len(headers) == len(records) == len(texts)
+    for k, (h, r) in enumerate(zip(headers, records), 1):
+        assert isinstance(h, Header) and h.index == k and h.source == "<string>"
+        for name in Header.HEADER_FIELDS:
+            assert getattr(h, name) == getattr(r, name), name
+        assert spans(h) == spans(r)[: len(spans(h))]
+        assert (h.line, h.offset) == (r.span.line, r.span.offset) and h.players == r.players
+        assert h.event == r.tag("Event")
+
+
+def test_headers_from_path_and_stream(tmp_path):
+    text = HEADER.replace("[Date", '[Event "Club"]\n[Date') + I1 + "\n" + HEADER
+    path = tmp_path / "g.7wn"
+    path.write_text(text, encoding="utf-8")
+    for source in (path, str(path), io.StringIO(text)):
+        first, second = read_headers(source)
+        assert (first.event, second.event, second.index, second.line) == ("Club", None, 2, 11)
+
+
+def test_headers_skip_bodies_but_report_broken_tags():
+    text = (HEADER + "I.1 Lumbr Yard | broken ( body\n\n"  # a broken body: its header is still read
+            + HEADER.replace('"2e"', '"1e"') + "\n"  # a broken header: the full reader's error
+            + HEADER.replace('[Seat3 "Carol"', '[Seat3 "Carol\n"') + "\n"  # a syntax error in the tags
+            + HEADER)
+    items = list(read_headers(text))
+    full = list(read_games(text))
+    assert [type(i).__name__ for i in items] == ["Header", "TagError", "NotationSyntaxError", "Header"]
+    assert items[1].to_dict() == full[1].to_dict() and items[2].to_dict() == full[2].to_dict()
+    assert [i.index for i in items if isinstance(i, Header)] == [1, 4]
+    with pytest.raises(NotationError) as info:
+        list(read_headers(text, errors="raise"))
+    assert info.value.to_dict() == full[1].to_dict()
+
+
+def test_headers_are_much_faster_than_full_reads():
+    text = "\n".join(bot_texts()[-6:] * 4)
+    list(read_games(text)), list(read_headers(text))  # warm up
+
+    def cost(read) -> float:
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            for _ in read(text):
+                pass
+            best = min(best, time.process_time() - start)
+        return best
+
+    assert cost(read_headers) * 2 < cost(read_games)
+
+
+# --- the error policy ----------------------------------------------------------------------------------------
+
+
+def test_error_policy_collect_and_raise():
+    broken = HEADER + "I.1 Lumbr Yard | sell ? | stage ?\n"
+    text = HEADER + I1 + "\n" + broken + "\n" + HEADER
+    collected = list(read_games(text, errors="collect"))
+    assert [type(i).__name__ for i in collected] == ["Record", "UnknownNameError", "Record"]
+    assert [type(i).__name__ for i in read_games(text)] == ["Record", "UnknownNameError", "Record"]
+    seen = []
+    with pytest.raises(NotationError) as info:
+        for item in read_games(text, errors="raise"):
+            seen.append(item)
+    assert len(seen) == 1 and info.value.to_dict() == collected[1].to_dict()
+    assert len(list(read_games(HEADER + I1 + "\n" + HEADER, errors="raise"))) == 2
+    with pytest.raises(NotationError) as info:
+        list(read_games("hello\n" + HEADER, errors="raise"))
+    assert (info.value.line, info.value.column) == (1, 1)
+
+
+def test_error_policy_is_checked_at_once():
+    with pytest.raises(ValueError, match="errors='ignore'"):
+        read_games(HEADER, errors="ignore")
+    with pytest.raises(ValueError):
+        read_headers(HEADER, errors="strict")
+    assert reader.ERROR_POLICIES == ("collect", "raise")
