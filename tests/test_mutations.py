@@ -429,9 +429,6 @@ def test_every_kind_applies_to_some_small_game():
         assert any(kind(legal_game(p, s, b)) for p in (3, 7) for s in range(12) for b in ("random", "greedy")), name
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: replay examines the pick clauses of turn 6 only (replay.py "
-                   "_Run.age calls self.picks(age, 6, plays[(age, 6)], ...)); a pick written on an extra-turn "
-                   "action (turn 7) is silently ignored, so an illegal pick there gives no R-HALI finding")
 def test_R_HALI__a_pick_on_an_extra_turn_action_is_reported():
     """Babylon's extra-turn action can never owe a build from the discard pile, so a pick clause there is an
     error at its line, as it is on an action of turns 1..6 (``extra_pick``)."""

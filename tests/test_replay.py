@@ -200,6 +200,15 @@ def test_R_HALI__a_pick_without_the_stage_is_ignored():
     assert ("R-HALI", "I.4") in [(f.rule, f.address) for f in r.findings]
 
 
+def test_R_HALI__a_pick_on_an_extra_turn_action_is_reported_and_the_owed_pick_still_made():
+    turns = dict(HAND_WORKED)
+    turns["I.7"] = ["sell Marketplace +pick Altar", None, None]  # Babylon is owed no pick
+    r = replay(game(SEATS, turns, guilds=GUILDS))
+    [f] = r.findings
+    assert (f.rule, f.address, f.seat, f.severity, f.span.line) == ("R-HALI", "I.7", 1, "error", 7)
+    assert "Marketplace" in r.position("I.end").cities[1].names  # Ben's turn-6 pick (R-HALI-LAST) is unchanged
+
+
 def test_R_HALI__an_unstated_pick_is_warned_at_the_stage_action():
     turns = dict(HAND_WORKED)
     turns["I.3"] = ["stage ?", "stage ?", "sell Altar"]  # Ben's stage earns a pick; the record writes none

@@ -6,12 +6,12 @@ Entry points: :func:`replay` (Record -> :class:`Replay`), :func:`legal_actions`,
 
 from .findings import Finding
 from .legal import LegalAction, legal_actions
-from .replay import Replay, replay
+from .replay import Replay, clear_caches, replay
 from .rules import Play, end_age, pick_options, picks_owed, resolve_picks, resolve_turn, seats_to_act, step_turn
 from .state import City, IntegrityError, State, Table, apply, fold, initial, view
 
 __all__ = [
-    "City", "Finding", "IntegrityError", "LegalAction", "Play", "Replay", "State", "Table", "apply", "end_age",
-    "fold", "initial", "legal_actions", "pick_options", "picks_owed", "replay", "resolve_picks", "resolve_turn",
-    "seats_to_act", "step_turn", "view",
+    "City", "Finding", "IntegrityError", "LegalAction", "Play", "Replay", "State", "Table", "apply", "clear_caches",
+    "end_age", "fold", "initial", "legal_actions", "pick_options", "picks_owed", "replay", "resolve_picks",
+    "resolve_turn", "seats_to_act", "step_turn", "view",
 ]

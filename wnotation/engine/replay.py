@@ -6,14 +6,16 @@ sheet, and verifies the record's expected results (R-SCORE). It neither reads te
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Sequence
 
 from ..catalog import AGE_NUMERALS, Card, CatalogError, load
 from ..record import CATEGORIES, UNKNOWN, Record, Span
 from . import deals as dealing
 from .findings import Finding
+from . import rules, trade
 from .rules import Play, address, deal_events, end_age, picks_owed, seats_to_act, step_picks, step_turn
 from .scoring import CityView, ScoreSheet, score
 from .state import State, Table, fold, initial
@@ -244,7 +246,7 @@ class _Run:
                 return False
             self.turn(age, t, plays[(age, t)])
             if t < 6:
-                self.picks(age, t, plays[(age, t)], address(age, t))
+                self.picks(age, ((t, plays[(age, t)]),), address(age, t))
             self.mark()
         keepers = seats_to_act(self.state)
         if keepers:
@@ -259,7 +261,9 @@ class _Run:
             for p in plays[(age, 7)]:
                 self.findings.append(Finding("R-BABYLON-N1", f"{self.table.names[p.seat - 1]} plays an extra turn "
                                              "without a kept last card; ignored", address(age, 7), p.seat, p.span))
-        self.picks(age, 6, plays[(age, 6)], address(age, "end"))
+        # Picks earned on turn 6 or on the extra turn are built after the extra turn (R-HALI-LAST); a pick clause
+        # on an extra-turn action is checked against the picks owed like any other.
+        self.picks(age, ((6, plays[(age, 6)]), (7, plays.get((age, 7), ()))), address(age, "end"))
         ending = end_age(self.state)
         self.push(ending, (), fold(self.state, ending))
         self.mark()
@@ -273,20 +277,37 @@ class _Run:
             findings = tuple(f if f.span is not None else replace(f, span=span) for f in findings)
         self.push(events, findings, state)
 
-    def picks(self, age: int, turn: int, plays: list[Play], where: str) -> None:
+    def picks(self, age: int, turns: tuple[tuple[int, Sequence[Play]], ...], where: str) -> None:
+        """The builds from the discard pile owed after ``turns`` (``(turn number, plays)`` pairs), with every pick
+        clause written on those plays checked against the picks owed (R-HALI). An owed seat's first clause (on a
+        play that counted) is its choice; a clause of a seat owed nothing, or a later clause of an owed seat on
+        another turn, is reported and ignored."""
         owed = set(picks_owed(self.state))
-        if not owed and not any(p.pick for p in plays):
+        if not owed and not any(p.pick for _, plays in turns for p in plays):
             return  # the common case: nobody is owed a pick and the record writes none
-        choices = {p.seat: p.pick for p in plays if p.pick}
+        choices: dict = {}
         # A pick's findings sit at its pick clause, or at the seat's action (the stage that earned the pick) when
         # the record writes no clause; a seat's first play is the one that counted (a second is ignored).
         spans: dict = {}
-        for p in plays:
-            spans.setdefault(p.seat, p.pick_span or p.span)
-        for p in plays:
-            if p.pick and p.seat not in owed:
+        for _, plays in turns:
+            for p in plays:
+                spans.setdefault(p.seat, p.pick_span or p.span)
+        for t, plays in turns:
+            counted: set[int] = set()
+            for p in plays:
+                first = p.seat not in counted
+                counted.add(p.seat)
+                if not p.pick:
+                    continue
+                if p.seat in owed:
+                    if not first:
+                        continue  # a second play in one turn is ignored (R-TURN), its clause with it
+                    if p.seat not in choices:
+                        choices[p.seat] = p.pick
+                        spans[p.seat] = p.pick_span or p.span
+                        continue
                 self.findings.append(Finding("R-HALI", f"{self.table.names[p.seat - 1]} has no build from the "
-                                             "discard pile this turn; the pick is ignored", address(age, turn),
+                                             "discard pile this turn; the pick is ignored", address(age, t),
                                              p.seat, p.pick_span))
         if owed:
             self.push(*step_picks(self.state, choices, where, spans))
@@ -295,15 +316,35 @@ class _Run:
 def replay(record: Record) -> Replay:
     """Replay ``record``: every event, finding and turn-boundary position, and the score sheet when the game is
     complete, with the record's expected results verified (R-SCORE). Deterministic. Cost: linear in the number of
-    actions, with memoised trade-solver calls."""
-    run = _Run(record)
-    run.run()
-    sheet = None
-    if run.state.finished:
-        sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in run.state.cities])
-    run.findings += _verify(record, sheet, run.table)
-    return Replay(tuple(run.events), tuple(run.findings), MappingProxyType(run.positions),
-                  MappingProxyType(run.marks), sheet)
+    actions, with memoised trade-solver calls.
+
+    The cyclic garbage collector is paused during the replay (and resumed after it, also on an exception, unless
+    it was already off): a replay allocates many small tuples that all live until it ends and form no cycles, and
+    collecting meanwhile only traverses them again (a quarter of the time on a corpus check, measured)."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        run = _Run(record)
+        run.run()
+        sheet = None
+        if run.state.finished:
+            sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in run.state.cities])
+        run.findings += _verify(record, sheet, run.table)
+        return Replay(tuple(run.events), tuple(run.findings), MappingProxyType(run.positions),
+                      MappingProxyType(run.marks), sheet)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def clear_caches() -> None:
+    """Forget every memoised answer of the engine (trade questions and solver tables, seeded deals, guild lists),
+    e.g. to measure a first replay, or to free memory. Card data and card look-ups stay. Results never change."""
+    rules.clear_caches()
+    for memo in (trade._solve, trade._reach, trade._space, trade._tuple_sources_key, dealing._deal,
+                 dealing.guilds_of):
+        memo.cache_clear()
 
 
 def _verify(record: Record, sheet: ScoreSheet | None, table: Table) -> list[Finding]:

@@ -135,35 +135,58 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
 
 
 _COVERED = (NO_PURCHASE,)
-_ANSWERS: dict[tuple, tuple[Purchase, ...]] = {}  # cheapest_options' memo (see there); cleared when full
-_REDUCED: dict[tuple, tuple[Purchase, ...]] = {}  # the same, on the reduced question (far more of them repeat)
-_ANSWERS_MAX = 1 << 13
+_REDUCED: dict[tuple, tuple[Purchase, ...]] = {}  # the reduced questions' answers (see cheapest_options)
+_SUPPLY: dict[int, tuple] = {}  # id(sources) -> (sources, singles, either/or sources): see _supply
+_MEMO_MAX = 1 << 13  # each memo is cleared when full
+
+
+def clear_caches() -> None:
+    """Forget the memoised trade answers of :func:`cheapest_options` (see :func:`.replay.clear_caches`)."""
+    _REDUCED.clear()
+    _SUPPLY.clear()
+    _EVENTS.clear()
+
+
+def _supply(sources) -> tuple[dict[str, int], tuple]:
+    """``sources`` summarised: units per resource of its one-resource sources, and its either/or sources in order.
+
+    A city's production tuple is shared by every state until the city produces more, so the summary is memoised
+    on the tuple itself (by identity, the tuple kept alive with it): O(sources) once per production change, one
+    dictionary hit after that. Lists are summarised afresh each time."""
+    if type(sources) is tuple:
+        found = _SUPPLY.get(id(sources))
+        if found is not None and found[0] is sources:
+            return found[1], found[2]
+    singles: dict[str, int] = {}
+    multi = []
+    for src in sources:
+        if len(src) == 1:
+            r = src[0]
+            singles[r] = singles.get(r, 0) + 1
+        else:
+            multi.append(tuple(src))
+    multi_t = tuple(multi)
+    if type(sources) is tuple:
+        if len(_SUPPLY) >= _MEMO_MAX:
+            _SUPPLY.clear()
+        _SUPPLY[id(sources)] = (sources, singles, multi_t)
+    return singles, multi_t
 
 
 def cheapest_options(cost: Mapping[str, int], own, left, right, prices, budget: int) -> tuple[Purchase, ...]:
-    """``trade.cheapest`` on a reduced, equivalent question, so that far more questions share one memoised answer.
+    """``trade.cheapest`` on a reduced, equivalent question, so that most questions share one memoised answer.
 
-    Reductions (R-PRODUCE): each source is cut down to the resources still needed (no minimal purchase buys, and
-    no covering uses, anything else); an own source left with one needed resource pays one unit of it (using it
-    never hurts: it can serve nothing else), repeated until no such source is left; sources that offer nothing
-    still needed are dropped, and a neighbour's one-resource sources are kept only up to the units still needed
-    of that resource (no minimal purchase buys more). Each reduction keeps the set of coverings, hence every
-    minimal purchase, its price and the canonical order. The answer is memoised on the question as asked (before
-    the budget), so a repeated question costs one dictionary look-up; a new one costs O(sources) plus one
-    (memoised) solver call."""
+    Reductions (R-PRODUCE): own one-resource sources pay their units first (using one never hurts: it can serve
+    nothing else), which answers most questions at once; each either/or source is cut down to the resources still
+    needed (no minimal purchase buys, and no covering uses, anything else); an own source left with one needed
+    resource pays one unit of it, repeated until no such source is left; sources that offer nothing still needed
+    are dropped, and a neighbour's one-resource sources are kept only up to the units still needed of that
+    resource (no minimal purchase buys more). Each reduction keeps the set of coverings, hence every minimal
+    purchase, its price and the canonical order. Cost: O(cost + either/or sources) per question (each city's
+    production summarised once, see :func:`_supply`), plus one solver call per new reduced question (memoised)."""
     if budget < 0:
         return ()
-    key = (tuple(cost.items()), own, left, right, prices)
-    try:
-        best = _ANSWERS.get(key)
-    except TypeError:  # sources given as lists: answer without the memo
-        key = best = None
-    if best is None:
-        best = _reduced(cost, own, left, right, prices)
-        if key is not None:
-            if len(_ANSWERS) >= _ANSWERS_MAX:
-                _ANSWERS.clear()
-            _ANSWERS[key] = best
+    best = _reduced(cost, own, left, right, prices)
     if not best or best[0].coins > budget:
         return ()
     return best
@@ -172,9 +195,15 @@ def cheapest_options(cost: Mapping[str, int], own, left, right, prices, budget: 
 def _reduced(cost: Mapping[str, int], own, left, right, prices) -> tuple[Purchase, ...]:
     """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), via the reductions
     described in :func:`cheapest_options`."""
-    need = {r: n for r, n in cost.items() if n}
-    rest = list(own)
-    changed = True
+    singles, rest = _supply(own)
+    need = {}
+    for r, n in cost.items():
+        n -= singles.get(r, 0)
+        if n > 0:
+            need[r] = n
+    if not need:
+        return _COVERED
+    changed = bool(rest)
     while changed and need:
         changed = False
         kept = []
@@ -194,43 +223,85 @@ def _reduced(cost: Mapping[str, int], own, left, right, prices) -> tuple[Purchas
         rest = kept
     if not need:
         return _COVERED
-    question = (tuple(need.items()), _useful(rest, need, False), _useful(left, need, True),
-                _useful(right, need, True), prices)
+    question = (tuple(need.items()), tuple(rest), _offered(left, need), _offered(right, need), prices)
     answer = _REDUCED.get(question)
     if answer is None:
         answer = cheapest(*question[:4], prices, 1 << 30)
-        if len(_REDUCED) >= _ANSWERS_MAX:
+        if len(_REDUCED) >= _MEMO_MAX:
             _REDUCED.clear()
         _REDUCED[question] = answer
     return answer
 
 
-def _useful(sources, need: dict[str, int], cap: bool) -> tuple:
-    """``sources`` cut down to the resources in ``need``, empty ones dropped; with ``cap``, one-resource sources
-    beyond the units needed of that resource dropped too."""
-    out = []
-    singles: dict[str, int] = {}
-    for src in sources:
+def _offered(sources, need: dict[str, int]) -> tuple:
+    """What a neighbour's ``sources`` offer towards ``need``: its one-resource sources of each needed resource, at
+    most as many as the units needed, then its either/or sources cut down to the needed resources (empty ones
+    dropped)."""
+    singles, multi = _supply(sources)
+    out: list = []
+    for r, n in need.items():
+        k = singles.get(r)
+        if k:
+            out += [(r,)] * (k if k < n else n)
+    for src in multi:
         useful = tuple([r for r in src if r in need])
-        if not useful:
-            continue
-        if cap and len(useful) == 1:
-            r = useful[0]
-            k = singles.get(r, 0)
-            if k >= need[r]:
-                continue
-            singles[r] = k + 1
-        out.append(useful)
+        if useful:
+            out.append(useful)
     return tuple(out)
+
+
+# --- events, interned ---------------------------------------------------------------------------------------------
+
+#: Events are immutable values and few distinct ones occur (a seat, a catalogue card, a small amount), so each is
+#: built once and shared by every replay: a dictionary hit instead of a frozen dataclass's ``__init__``. Keys hold
+#: a card's ``id``; a hit is used only if it holds that very card (an id is reused only after its card is gone).
+_EVENTS: dict[tuple, ev.Event] = {}
+
+
+def _interned(key: tuple, make) -> ev.Event:
+    if len(_EVENTS) >= _MEMO_MAX:
+        _EVENTS.clear()
+    e = _EVENTS[key] = make()
+    return e
+
+
+def _built(seat: int, card: Card, how: str) -> ev.CardBuilt:
+    e = _EVENTS.get((ev.CardBuilt, seat, id(card), how))
+    if e is None or e.card is not card:
+        e = _interned((ev.CardBuilt, seat, id(card), how), lambda: ev.CardBuilt(seat, card, how))
+    return e
+
+
+def _left(cls, seat: int, card: Card | None) -> ev.CardSold | ev.CardDiscarded:
+    """``cls(seat, card)`` for :class:`~.events.CardSold` and :class:`~.events.CardDiscarded`."""
+    e = _EVENTS.get((cls, seat, id(card)))
+    if e is None or e.card is not card:
+        e = _interned((cls, seat, id(card)), lambda: cls(seat, card))
+    return e
+
+
+def _staged(seat: int, stage: int, card: Card | None) -> ev.StageBuilt:
+    e = _EVENTS.get((ev.StageBuilt, seat, stage, id(card)))
+    if e is None or e.card is not card:
+        e = _interned((ev.StageBuilt, seat, stage, id(card)), lambda: ev.StageBuilt(seat, stage, card))
+    return e
+
+
+def _valued(cls, *values) -> ev.Event:
+    """``cls(*values)`` for events of plain values (ints and strings)."""
+    e = _EVENTS.get((cls, values))
+    if e is None:
+        e = _interned((cls, values), lambda: cls(*values))
+    return e
 
 
 def _paid(seat: int, n: int, coin_cost: int, p: Purchase, out: list) -> None:
     if coin_cost:
-        out.append(ev.CoinsPaid(seat, None, coin_cost))
+        out.append(_valued(ev.CoinsPaid, seat, None, coin_cost))
     if p.left_coins:
-        out.append(ev.CoinsPaid(seat, seat % n + 1, p.left_coins))
+        out.append(_valued(ev.CoinsPaid, seat, seat % n + 1, p.left_coins))
     if p.right_coins:
-        out.append(ev.CoinsPaid(seat, (seat - 2) % n + 1, p.right_coins))
+        out.append(_valued(ev.CoinsPaid, seat, (seat - 2) % n + 1, p.right_coins))
 
 
 def count(state: State, seat: int, counts: tuple[str, ...], cities: Iterable[str]) -> int:
@@ -309,24 +380,24 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
     if use == "build":
         if card is None:
             t.find("R-TURN", f"{t.name(seat)} builds a card that the record does not name", seat, p.span)
-            out.append(ev.CardDiscarded(seat, None))
+            out.append(_left(ev.CardDiscarded, seat, None))
             return
         if card.name in city.names:
             t.find("R-UNIQUE", f"{t.name(seat)} cannot build {card.name}: the city already has one", seat, p.span)
-            out.append(ev.CardDiscarded(seat, card))
+            out.append(_left(ev.CardDiscarded, seat, card))
             return
         free = free_reason(s, city, card, t.turn)
         if free is not None and not (p.purchase and (p.purchase[0] or p.purchase[1])):
-            out.append(ev.CardBuilt(seat, card, free))
+            out.append(_built(seat, card, free))
         else:
             i = info(card)
             paid = payment(s, seat, i.cost, card.cost.coins, p.purchase)
             if isinstance(paid, str):
                 rule, why = split_rule(paid, "R-TRADE")
                 t.find(rule, f"{t.name(seat)} cannot build {card.name}: {why}", seat, p.span)
-                out.append(ev.CardBuilt(seat, card, "unpaid"))
+                out.append(_built(seat, card, "unpaid"))
             else:
-                out.append(ev.CardBuilt(seat, card, "paid"))
+                out.append(_built(seat, card, "paid"))
                 _paid(seat, len(s.cities), card.cost.coins, paid, out)
         incomes.append((seat, "card", card))
     elif use == "stage":
@@ -334,11 +405,11 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
         if n > len(city.wonder.stages):
             t.find("R-STAGE", f"{t.name(seat)} cannot build a stage: all {city.stages} stages of "
                    f"{city.wonder} are built", seat, p.span)
-            out.append(ev.CardDiscarded(seat, card))
+            out.append(_left(ev.CardDiscarded, seat, card))
             return
         st = city.wonder.stages[n - 1]
         paid = payment(s, seat, stage_info(city.wonder, n).cost, st.cost.coins, p.purchase)
-        out.append(ev.StageBuilt(seat, n, card))
+        out.append(_staged(seat, n, card))
         if isinstance(paid, str):
             rule, why = split_rule(paid, "R-TRADE")
             t.find(rule, f"{t.name(seat)} cannot build stage {n} of {city.wonder}: {why}", seat, p.span)
@@ -346,25 +417,25 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
             _paid(seat, len(s.cities), st.cost.coins, paid, out)
         incomes.append((seat, "stage", n))
     elif use == "sell":
-        out.append(ev.CardSold(seat, card))
+        out.append(_left(ev.CardSold, seat, card))
         incomes.append((seat, "sale", None))
     else:
-        out.append(ev.CardDiscarded(seat, card))
+        out.append(_left(ev.CardDiscarded, seat, card))
 
 
 def _incomes(placed: State, incomes: list) -> list:
     out = []
     for seat, kind, what in incomes:
         if kind == "sale":
-            out.append(ev.CoinsGained(seat, SALE, "sale"))
+            out.append(_valued(ev.CoinsGained, seat, SALE, "sale"))
         elif kind == "card":
             coins = card_income(placed, seat, what)
             if coins:
-                out.append(ev.CoinsGained(seat, coins, "card"))
+                out.append(_valued(ev.CoinsGained, seat, coins, "card"))
         else:
             coins = stage_info(placed.cities[seat - 1].wonder, what).coins
             if coins:
-                out.append(ev.CoinsGained(seat, coins, "stage"))
+                out.append(_valued(ev.CoinsGained, seat, coins, "stage"))
     return out
 
 
@@ -378,7 +449,7 @@ def _last_cards(t: _Turn, placed: State, chosen: Mapping[int, Play]) -> list:
         p = chosen[seat]
         if not p.discard:
             if p.use == "discard":  # a missing action, already reported (R-TURN)
-                out.append(ev.CardDiscarded(seat, hand[0]))
+                out.append(_left(ev.CardDiscarded, seat, hand[0]))
                 continue
             if PlayLastCard in placed.cities[k].powers:
                 continue  # kept for the extra turn
@@ -389,14 +460,14 @@ def _last_cards(t: _Turn, placed: State, chosen: Mapping[int, Play]) -> list:
             else:
                 t.find("R-LAST", f"{t.name(seat)} must discard the last card; the record names none",
                        seat, p.span)
-            out.append(ev.CardDiscarded(seat, hand[0]))
+            out.append(_left(ev.CardDiscarded, seat, hand[0]))
             continue
         stated = p.discard[0]
         left = hand[0]
         if stated is not None and left is not None and stated is not left and stated != left:
             t.find("R-LAST", f"{t.name(seat)} discards {stated.name}, but the last card left in hand is "
                    f"{left.name}", seat, p.span)
-        out.append(ev.CardDiscarded(seat, stated if stated is not None else left))
+        out.append(_left(ev.CardDiscarded, seat, stated if stated is not None else left))
     return out
 
 
@@ -441,8 +512,8 @@ def step_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...]
     if t.turn == 6:
         tail += _last_cards(t, placed, chosen)  # incomes change coins only: the hands and powers are as placed
     elif t.turn < 6:
-        tail.append(ev.HandsPassed(passing(state.age)))
-    tail.append(ev.TurnResolved(state.age, t.turn))
+        tail.append(_valued(ev.HandsPassed, passing(state.age)))
+    tail.append(_valued(ev.TurnResolved, state.age, t.turn))
     return tuple(placements + tail), tuple(t.findings), fold(placed, tail)
 
 
@@ -563,8 +634,8 @@ def end_age(state: State) -> tuple[ev.Event, ...]:
     for c in state.cities:
         for other in (state.cities[c.seat % n], state.cities[(c.seat - 2) % n]):
             if c.shields > other.shields:
-                out.append(ev.ConflictResolved(c.seat, other.seat, win))
+                out.append(_valued(ev.ConflictResolved, c.seat, other.seat, win))
             elif c.shields < other.shields:
-                out.append(ev.ConflictResolved(c.seat, other.seat, DEFEAT))
-    out.append(ev.AgeEnded(state.age))
+                out.append(_valued(ev.ConflictResolved, c.seat, other.seat, DEFEAT))
+    out.append(_valued(ev.AgeEnded, state.age))
     return tuple(out)
