@@ -31,7 +31,7 @@ from ..catalog import (
 from ..record import Span
 from . import events as ev
 from .findings import Finding, split_rule
-from .state import City, State, fold, info, position_of, stage_info
+from .state import _DRAFT, City, State, _Draft, fold, info, position_of, stage_info
 from .trade import Purchase, check_purchase, cheapest, explain_unaffordable
 
 NO_PURCHASE = Purchase()
@@ -374,8 +374,12 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
     (decided after every placement, R-RESOLVE) to ``incomes``."""
     s, seat, card = t.state, p.seat, p.card
     city = s.cities[seat - 1]
-    if card is not None and position_of(s.hands[seat - 1], card) < 0:
-        _check_hand(t, p)
+    if card is not None:
+        for x in s.hands[seat - 1]:  # position_of, inlined
+            if x is card:
+                break
+        else:
+            _check_hand(t, p)
     use = p.use
     if use == "build":
         if card is None:
@@ -386,19 +390,26 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
             t.find("R-UNIQUE", f"{t.name(seat)} cannot build {card.name}: the city already has one", seat, p.span)
             out.append(_left(ev.CardDiscarded, seat, card))
             return
-        free = free_reason(s, city, card, t.turn)
-        if free is not None and not (p.purchase and (p.purchase[0] or p.purchase[1])):
+        # free_reason is None without a chain source or a power: skip the call in that (common) case
+        free = free_reason(s, city, card, t.turn) if card.chain_from or city.powers else None
+        stated = p.purchase
+        if free is not None and not (stated and (stated[0] or stated[1])):
             out.append(_built(seat, card, free))
         else:
-            i = info(card)
-            paid = payment(s, seat, i.cost, card.cost.coins, p.purchase)
+            coin_cost = card.cost.coins
+            cost = info(card).cost
+            if not cost and stated is None and coin_cost <= city.coins:
+                paid = NO_PURCHASE  # what payment() answers for a card without a resource cost that is affordable
+            else:
+                paid = payment(s, seat, cost, coin_cost, stated)
             if isinstance(paid, str):
                 rule, why = split_rule(paid, "R-TRADE")
                 t.find(rule, f"{t.name(seat)} cannot build {card.name}: {why}", seat, p.span)
                 out.append(_built(seat, card, "unpaid"))
             else:
                 out.append(_built(seat, card, "paid"))
-                _paid(seat, len(s.cities), card.cost.coins, paid, out)
+                if coin_cost or paid is not NO_PURCHASE:
+                    _paid(seat, len(s.cities), coin_cost, paid, out)
         incomes.append((seat, "card", card))
     elif use == "stage":
         n = city.stages + 1
@@ -423,23 +434,42 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
         out.append(_left(ev.CardDiscarded, seat, card))
 
 
-def _incomes(placed: State, incomes: list) -> list:
+def _incomes(placed: _Draft, incomes: list) -> list:
+    """The incomes of a turn, decided on the draft holding every placement (R-COUNT-SAMETURN)."""
     out = []
     for seat, kind, what in incomes:
         if kind == "sale":
             out.append(_valued(ev.CoinsGained, seat, SALE, "sale"))
         elif kind == "card":
-            coins = card_income(placed, seat, what)
+            i = info(what)
+            coins = i.coins
+            for cp in i.coins_per:
+                coins += cp.each * _count_in(placed, seat, cp.counts, cp.cities)
             if coins:
                 out.append(_valued(ev.CoinsGained, seat, coins, "card"))
         else:
-            coins = stage_info(placed.cities[seat - 1].wonder, what).coins
+            coins = stage_info(placed.fields(seat - 1)[_WONDER], what).coins
             if coins:
                 out.append(_valued(ev.CoinsGained, seat, coins, "stage"))
     return out
 
 
-def _last_cards(t: _Turn, placed: State, chosen: Mapping[int, Play]) -> list:
+_WONDER, _BUILDINGS, _STAGES, _POWERS = (City._fields.index(f) for f in ("wonder", "buildings", "stages", "powers"))
+
+
+def _count_in(placed: _Draft, seat: int, counts: tuple[str, ...], cities: Iterable[str]) -> int:
+    """:func:`count` on a draft."""
+    n = len(placed.cities)
+    total = 0
+    for where in cities:
+        c = placed.fields(seat - 1 if where == "self" else seat % n if where == "left" else (seat - 2) % n)
+        total += sum(1 for b in c[_BUILDINGS] if b.colour in counts)
+        if "wonder_stage" in counts:
+            total += c[_STAGES]
+    return total
+
+
+def _last_cards(t: _Turn, placed: _Draft, chosen: Mapping[int, Play]) -> list:
     """Turn 6: each remaining card is discarded (R-LAST) unless its seat keeps it (R-BABYLON-N1)."""
     out = []
     for k, hand in enumerate(placed.hands):
@@ -451,9 +481,10 @@ def _last_cards(t: _Turn, placed: State, chosen: Mapping[int, Play]) -> list:
             if p.use == "discard":  # a missing action, already reported (R-TURN)
                 out.append(_left(ev.CardDiscarded, seat, hand[0]))
                 continue
-            if PlayLastCard in placed.cities[k].powers:
+            city = placed.fields(k)
+            if PlayLastCard in city[_POWERS]:
                 continue  # kept for the extra turn
-            can = any(type(e) is PlayLastCard for st in placed.cities[k].wonder.stages for e in st.effects)
+            can = any(type(e) is PlayLastCard for st in city[_WONDER].stages for e in st.effects)
             if can:
                 t.find("R-BABYLON-N1", f"{t.name(seat)} cannot keep the last card: the stage that allows it "
                        "is not built; it is discarded", seat, p.span)
@@ -507,14 +538,25 @@ def step_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...]
                        seat, None)
             p = chosen[seat] = Play(seat, "discard", None)
         _place(t, p, placements, incomes)
-    placed = fold(state, placements)
+    # One draft for the whole turn (as fold(fold(state, placements), tail), in one pass): the incomes and the last
+    # cards are decided on the draft holding every placement.
+    placed = _Draft(state)
+    fast = _DRAFT
+    for e in placements:
+        f = fast.get(type(e))
+        if f is None or not f(placed, e):
+            placed.push(e)
     tail = _incomes(placed, incomes)
     if t.turn == 6:
         tail += _last_cards(t, placed, chosen)  # incomes change coins only: the hands and powers are as placed
     elif t.turn < 6:
         tail.append(_valued(ev.HandsPassed, passing(state.age)))
     tail.append(_valued(ev.TurnResolved, state.age, t.turn))
-    return tuple(placements + tail), tuple(t.findings), fold(placed, tail)
+    for e in tail:
+        f = fast.get(type(e))
+        if f is None or not f(placed, e):
+            placed.push(e)
+    return tuple(placements + tail), tuple(t.findings), placed.freeze()
 
 
 def resolve_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...], tuple[Finding, ...]]:

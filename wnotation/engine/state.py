@@ -440,6 +440,18 @@ class _Draft:
         self.hands = list(s.hands)
         self.discard = s.discard
 
+    def push(self, e: ev.Event) -> None:
+        """Apply ``e`` to the draft, as :func:`fold` does (through :func:`apply` when no draft mutator takes it;
+        a caller that tried the draft mutator itself and got False may call this: it is tried again, unchanged)."""
+        f = _DRAFT.get(type(e))
+        if f is None or not f(self, e):
+            self.__init__(_APPLY[type(e)](self.freeze(), e))  # the reference mutator: applies, or raises
+
+    def fields(self, k: int):
+        """City ``k``'s fields as they stand in the draft (a City, or its open field list): read-only use."""
+        c = self.open.get(k)
+        return self.cities[k] if c is None else c
+
     def city(self, k: int) -> list:
         c = self.open.get(k)
         if c is None:
@@ -475,8 +487,9 @@ def _d_card_built(d: _Draft, e: ev.CardBuilt) -> bool:
     c = d.city(k)
     i = info(card)
     c[_BUILDINGS] = c[_BUILDINGS] + (card,)
-    c[_NAMES] = c[_NAMES] | {card.name}
-    c[_COLOURS] = c[_COLOURS] | {card.colour}
+    c[_NAMES] = c[_NAMES].union((card.name,))
+    if card.colour not in c[_COLOURS]:
+        c[_COLOURS] = c[_COLOURS].union((card.colour,))
     if i.shields:
         c[_SHIELDS] += i.shields
     if i.science:
