@@ -842,15 +842,22 @@ def _seat_number(record: Any, text: str) -> int:
 FMT_EPILOG = """\b
 Like black: without an option, the canonical text goes to stdout. --check exits 1 and names
 the files that would change; --diff prints a unified diff (exit 0, or 1 with --check);
---write rewrites the files in place, atomically. A file is rewritten only if its canonical
-text reads back as the same games and formats to itself again; if not, that is a bug in
-wnotation: exit 3, and the file is left untouched. A file that does not read is reported
-compiler-style and left alone (exit 2).
+--write rewrites the files in place, atomically. The canonical form includes purchases
+(R-TRADE-MINIMAL, spec/7wn.md section 10): the rules engine replays each game and a purchase
+is stated exactly when more than one cheapest purchase exists (the engine's default is then
+written out) or the stated one is not the default; a stated purchase that is the only
+cheapest one is dropped. Illegal actions and free builds keep what they state, and the
+game replays exactly as before. --keep-purchases formats the notation only and keeps every
+purchase as written (so --check --keep-purchases checks the layout alone). A file is
+rewritten only if its canonical text replays as before, reads back as the same games and
+formats to itself again; if not, that is a bug in wnotation: exit 3, and the file is left
+untouched. A file that does not read is reported compiler-style and left alone (exit 2).
 
 \b
 Examples:
   wnotation fmt game.7wn
   wnotation fmt --check replays/
+  wnotation fmt --check --keep-purchases replays/
   wnotation fmt --diff game.7wn
   wnotation fmt --write replays/"""
 
@@ -860,11 +867,14 @@ Examples:
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if a file would change.")
 @click.option("--diff", is_flag=True, help="Print a unified diff of the changes instead of the text.")
 @click.option("--write", "-w", "write_back", is_flag=True, help="Rewrite the files in place (atomically).")
-def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool) -> int:
+@click.option("--keep-purchases", is_flag=True, help="Keep every purchase as written: format the notation only, "
+              "without the rules engine's purchase normalisation.")
+def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, keep_purchases: bool) -> int:
     """Format 7WN records canonically (spec/7wn.md, section 10).
 
     PATH is a .7wn file, a directory (searched recursively for *.7wn) or - for standard input. Formatting never
-    changes what a record says: comments, glyphs and tags are kept, names spelt as printed.
+    changes what a record says: comments, glyphs and tags are kept, names spelt as printed, and a purchase is
+    written out or left out only where the engine's choice is the same either way.
     """
     from .diagnostics import FormatBug, canonical_text
 
@@ -881,7 +891,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool) 
             codes.append(EXIT_USAGE)
             continue
         try:
-            new = canonical_text(text, source)
+            new = canonical_text(text, source, purchases=not keep_purchases)
         except FormatBug as bug:
             _err(f"internal error: {source}: {bug}; this is a bug in wnotation, the file is left untouched")
             codes.append(EXIT_INTERNAL)
@@ -1051,7 +1061,8 @@ GENERATE_EPILOG = """\b
 Game k of --count K (k = 0, 1, ...) is dealt and played from seed S+k: the deal by SM64-FY
 (spec/deal.md), the Wonders by the generator seeded with (S+k) xor 0x574F4E44455253, the bot's
 choices by SplitMix64 from S+k. Each game records its seed, guilds and expected results, so
-'wnotation check' verifies it. The same options give the same bytes on every machine.
+'wnotation check' verifies it, and is canonical, purchases included ('wnotation fmt --check'
+passes on it). The same options give the same bytes on every machine.
 
 \b
 Examples:
@@ -1069,6 +1080,7 @@ Examples:
               help="Who plays: uniformly random legal actions, or a one-move greedy heuristic.")
 def generate(players: int, seed: int, count: int, bot: str) -> None:
     """Play complete legal games with a built-in bot and print them as canonical 7WN, with expected results."""
+    from .canonical import canonical_purchases
     from .engine.bot import play_game
     from .notation import write
 
@@ -1077,4 +1089,4 @@ def generate(players: int, seed: int, count: int, bot: str) -> None:
     for k in range(count):
         if k:
             click.echo()
-        click.echo(write(play_game(players, seed + k, bot)), nl=False)
+        click.echo(write(canonical_purchases(play_game(players, seed + k, bot))), nl=False)

@@ -395,13 +395,20 @@ class FormatBug(RuntimeError):
     in wnotation, never in the user's file."""
 
 
-def canonical_text(text: str, source: str = "<string>") -> str:
-    """The canonical 7WN text of every game in ``text`` (spec section 10), verified like black verifies: reading
-    the result gives equal Records, and formatting it again gives the same text.
+def canonical_text(text: str, source: str = "<string>", *, purchases: bool = False) -> str:
+    """The canonical 7WN text of every game in ``text`` (spec section 10), verified like black verifies.
 
-    Raises the first :class:`~wnotation.notation.NotationError` when a game does not read (nothing is
-    formatted then), :class:`FormatBug` when the verification fails. An input without any game is returned
-    as is. Cost: two parses and two writes of the text.
+    With ``purchases=True`` (what ``wnotation fmt`` does unless ``--keep-purchases``) each game's purchases are
+    first normalised by the rules engine (:func:`~wnotation.canonical.canonical_purchases`, R-TRADE-MINIMAL: a
+    purchase is stated exactly when more than one cheapest purchase exists or the stated one is not the engine's
+    default). Without it (the default, the notation alone, no replay) the purchases stay as the record states
+    them and the text is canonical only up to that normalisation.
+
+    Verification: the normalised game replays to the same events, findings and scores as the game read; reading
+    the result gives Records equal to the normalised ones; formatting it again (normalising included) gives the
+    same text. Raises the first :class:`~wnotation.notation.NotationError` when a game does not read (nothing is
+    formatted then), :class:`FormatBug` when the verification fails. An input without any game is returned as
+    is. Cost: two parses and two writes of the text, and with ``purchases`` two replays per game.
     """
     from . import notation
 
@@ -412,6 +419,9 @@ def canonical_text(text: str, source: str = "<string>") -> str:
         records.append(item)
     if not records:
         return text
+    replays = [None] * len(records)
+    if purchases:
+        records, replays = _normalised(records)
     new = notation.write_games(records)
     try:
         again = notation.parse_many(new, source=f"{source} (canonical)")
@@ -422,6 +432,31 @@ def canonical_text(text: str, source: str = "<string>") -> str:
     for k, (old, back) in enumerate(zip(records, again), start=1):
         if old != back:
             raise FormatBug(f"game {k} reads back from its canonical text as a different record")
+    if purchases:
+        from .canonical import purchase_changes
+
+        for k, (back, played) in enumerate(zip(again, replays), start=1):
+            # ``back`` equals the normalised record (checked above), so that record's replay is its replay
+            if purchase_changes(back, played):
+                raise FormatBug(f"game {k}: normalising its purchases again changes them")
     if notation.write_games(again) != new:
         raise FormatBug("formatting the canonical text again changes it")
     return new
+
+
+def _normalised(records: list[Record]) -> tuple[list[Record], list[Any]]:
+    """Each record with canonical purchases, and the replay of each result; :class:`FormatBug` if a result does
+    not replay exactly as its original (same events, findings and scores)."""
+    from .canonical import canonical_purchases, same_replay
+    from .engine import replay
+
+    out, replays = [], []
+    for k, record in enumerate(records, start=1):
+        played = replay(record)
+        new = canonical_purchases(record, played)
+        again = played if new is record else replay(new)
+        if not same_replay(played, again):
+            raise FormatBug(f"game {k}: normalising its purchases changes its replay")
+        out.append(new)
+        replays.append(again)
+    return out, replays

@@ -1,0 +1,174 @@
+"""Canonical purchases: what a record states about trading, normalised so that its export is canonical.
+
+R-TRADE-MINIMAL lets a record leave a purchase out (the engine then takes the cheapest one, ties broken by the trade
+solver's canonical order, spec/rulings.md) and says the canonical export writes a purchase only when it is needed,
+as chess notation disambiguates a move only when needed. Whether it is needed depends on the rules, so the notation
+writer cannot decide it (it writes what the Record holds); this module decides it with the engine, on the Record.
+
+The canonical form states a paid build's or stage's purchase exactly when (a) more than one cheapest purchase
+exists at the turn-start position, or (b) the stated purchase is not the engine's default. For each action
+:func:`purchase_changes` therefore
+
+* drops a stated purchase that equals the only cheapest purchase (``()`` included when nothing needs buying);
+* states the default explicitly when several cheapest purchases exist and the record states none (the engine's
+  tie-break choice, so the meaning is unchanged);
+* keeps every other stated purchase: a legal purchase dearer than the cheapest, or one of several cheapest;
+* leaves untouched every action the engine reports an error on (an illegal action keeps its text), free builds
+  (R-CHAIN, Olympia: there a stated purchase means paying normally), actions on unknown or unlisted cards, sales,
+  a second action of a seat in one turn, a turn written twice, and turns the replay does not reach.
+
+The replay of the normalised record is identical to the original's (same events, findings and scores): every change
+replaces "no purchase" by the purchase the engine would choose, or the reverse. Imports the record and the engine,
+never the notation. Cost: one replay plus one :func:`~wnotation.engine.legal_actions` call per paid action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .catalog import AGE_NUMERALS, CatalogError, load
+from .engine import Replay, legal_actions, replay
+from .record import UNKNOWN, Action, Purchase, Record, Turn
+
+__all__ = ["PurchaseChange", "canonical_purchases", "purchase_changes", "same_replay"]
+
+
+@dataclass(frozen=True, slots=True)
+class PurchaseChange:
+    """One action whose stated purchase the canonical form changes: at ``address`` (``II.3``, ``I.7``), the
+    ``index``-th action (0-based) of that turn in the Record, by ``seat``; ``before`` and ``after`` are the
+    purchases stated (``None``: none). ``why`` says which half of the rule applies, for people."""
+
+    address: str
+    index: int
+    seat: int
+    use: str
+    card: str
+    before: Purchase | None
+    after: Purchase | None
+    why: str
+
+    def __str__(self) -> str:
+        def text(p: Purchase | None) -> str:
+            if p is None:
+                return "no purchase"
+            groups = [f"{side} {' '.join(units)}" for side, units in (("L", p.left), ("R", p.right)) if units]
+            return "(" + ", ".join(groups) + ")"
+
+        verb = "" if self.use == "build" else f"{self.use} "
+        return f"{self.address} seat {self.seat} {verb}{self.card}: {text(self.before)} -> {text(self.after)} " \
+               f"({self.why})"
+
+
+def _as_record(p) -> Purchase:
+    """An engine purchase as the Record holds one: each side's units sorted by name."""
+    return Purchase(left=tuple(sorted(p.left)), right=tuple(sorted(p.right)))
+
+
+def _same(stated: Purchase, option) -> bool:
+    return sorted(stated.left) == sorted(option.left) and sorted(stated.right) == sorted(option.right)
+
+
+def _turn_start(played: Replay, age: int, number: int):
+    """The position a turn is played from: after turn ``number - 1`` (``I.0`` is the deal; the extra turn I.7 is
+    played from I.6, its picks coming after it), or ``None`` if the replay did not reach it."""
+    state = played.positions.get(f"{AGE_NUMERALS[age]}.{number - 1}")
+    if state is None or state.age != age or state.turn != number - 1:
+        return None
+    return state
+
+
+def _errors(played: Replay) -> set[tuple[str, int]]:
+    """``(address, seat)`` of every error the engine reports about a seat."""
+    return {(f.address, f.seat) for f in played.findings if f.severity == "error" and f.seat is not None}
+
+
+def _change(action: Action, options: list, address: str, index: int) -> PurchaseChange | None:
+    stated = action.purchase
+    default = options[0].purchase
+    if len(options) == 1:
+        if stated is not None and _same(stated, default):
+            return PurchaseChange(address, index, action.seat, action.use, action.card, stated, None,
+                                  "the only cheapest purchase")
+        return None
+    if stated is None:
+        return PurchaseChange(address, index, action.seat, action.use, action.card, None, _as_record(default),
+                              f"{len(options)} cheapest purchases: the default stated")
+    return None
+
+
+def purchase_changes(record: Record, played: Replay | None = None) -> tuple[PurchaseChange, ...]:
+    """What the canonical form changes in ``record``'s purchases, in record order (see the module docstring).
+
+    ``played`` is ``replay(record)`` when the caller has it already (it is computed otherwise)."""
+    if played is None:
+        played = replay(record)
+    errors = _errors(played)
+    catalog = load()
+    seen: set[tuple[int, int]] = set()
+    out: list[PurchaseChange] = []
+    for turn in record.turns:
+        key = (turn.age, turn.number)
+        if key in seen:
+            continue  # written twice: the engine ignores the second (R-TURN)
+        seen.add(key)
+        state = _turn_start(played, turn.age, turn.number)
+        if state is None:
+            continue
+        address = turn.label
+        acted: set[int] = set()
+        for index, action in enumerate(turn.actions):
+            first = action.seat not in acted
+            acted.add(action.seat)
+            if not first or action.use == "sell" or action.card == UNKNOWN or (address, action.seat) in errors:
+                continue
+            try:
+                card = catalog.card(action.card, turn.age)
+            except CatalogError:
+                continue
+            listed = [a for a in legal_actions(state, action.seat) if a.use == action.use and a.card.name == card.name]
+            if not listed or listed[0].free is not None:
+                continue  # not a paid play the engine lists here (free build, card not in the known hand)
+            change = _change(action, listed, address, index)
+            if change is not None:
+                out.append(change)
+    return tuple(out)
+
+
+def _apply(record: Record, changes: tuple[PurchaseChange, ...]) -> Record:
+    if not changes:
+        return record
+    by_turn: dict[str, dict[int, PurchaseChange]] = {}
+    for c in changes:
+        by_turn.setdefault(c.address, {})[c.index] = c
+    turns: list[Turn] = []
+    done: set[str] = set()
+    for turn in record.turns:
+        mine = by_turn.get(turn.label) if turn.label not in done else None
+        done.add(turn.label)
+        if not mine:
+            turns.append(turn)
+            continue
+        actions = tuple(a.model_copy(update={"purchase": mine[k].after}) if k in mine else a
+                        for k, a in enumerate(turn.actions))
+        turns.append(turn.model_copy(update={"actions": actions}))
+    return record.model_copy(update={"turns": tuple(turns)})
+
+
+def canonical_purchases(record: Record, played: Replay | None = None) -> Record:
+    """``record`` with its purchases stated as the canonical form states them (R-TRADE-MINIMAL; spec/7wn.md
+    section 10): exactly when more than one cheapest purchase exists, or when the stated one is not the engine's
+    default. Everything else (annotations, source spans, illegal actions) is kept; the result replays to the same
+    events, findings and scores. Idempotent. Returns ``record`` itself when nothing changes.
+
+    ``played`` is ``replay(record)`` when the caller has it already."""
+    return _apply(record, purchase_changes(record, played))
+
+
+def same_replay(a: Replay, b: Replay) -> bool:
+    """Whether two replays say the same: equal events, findings (rule, message, address, seat, severity) and
+    score sheets. Source spans are not compared."""
+    def findings(r: Replay) -> list[tuple]:
+        return [(f.rule, f.message, f.address, f.seat, f.severity) for f in r.findings]
+
+    return a.events == b.events and findings(a) == findings(b) and a.scores == b.scores
