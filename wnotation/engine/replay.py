@@ -23,11 +23,6 @@ from .state import State, Table, fold, initial
 _FIELDS = CATEGORIES + ("total", "coins", "rank")
 
 
-def _new_play(values: tuple) -> Play:
-    """``Play(*values)`` without the NamedTuple constructor's Python frame (once per action)."""
-    return tuple.__new__(Play, values)
-
-
 @dataclass(frozen=True, eq=False)
 class Replay:
     """A replayed game. ``events`` and ``findings`` in game order; ``positions`` maps each address to its state.
@@ -128,6 +123,7 @@ def _decode(record: Record) -> _Decoded:
             continue
         known = _CARDS.get(age) or {}
         plays = []
+        new = tuple.__new__
         for a in turn.actions:
             name = a.card
             card = known.get(name)
@@ -142,7 +138,7 @@ def _decode(record: Record) -> _Decoded:
                 pick = (a.pick.card,)
                 pick_span = a.pick.span or a.span
             purchase = None if a.purchase is None else (tuple(a.purchase.left), tuple(a.purchase.right))
-            plays.append(_new_play((a.seat, a.use, card, purchase, discard, pick, a.span, pick_span)))
+            plays.append(new(Play, (a.seat, a.use, card, purchase, discard, pick, a.span, pick_span)))  # no frame
         d.plays[key] = plays
         d.spans[key] = turn.span
         d.order.append(key)

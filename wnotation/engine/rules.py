@@ -223,7 +223,9 @@ def _reduced(cost: Mapping[str, int], own, left, right, prices) -> tuple[Purchas
         rest = kept
     if not need:
         return _COVERED
-    question = (tuple(need.items()), tuple(rest), _offered(left, need), _offered(right, need), prices)
+    # the prices as plain ints in the key: hashing and comparing a Prices dataclass runs Python code
+    question = (tuple(need.items()), tuple(rest), _offered(left, need), _offered(right, need),
+                (prices.left_raw, prices.left_manufactured, prices.right_raw, prices.right_manufactured))
     answer = _REDUCED.get(question)
     if answer is None:
         answer = cheapest(*question[:4], prices, 1 << 30)

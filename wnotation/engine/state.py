@@ -484,8 +484,12 @@ def _d_card_built(d: _Draft, e: ev.CardBuilt) -> bool:
     k = e.seat - 1
     card = e.card
     hand = _take(d.hands[k], card)  # may raise like the mutator, before anything changes
-    c = d.city(k)
-    i = info(card)
+    c = d.open.get(k)  # d.city(k), inlined (hot path)
+    if c is None:
+        c = d.open[k] = list(d.cities[k])
+    i = _INFO.get(id(card))  # info(card), inlined
+    if i is None or i.card is not card:
+        i = info(card)
     c[_BUILDINGS] = c[_BUILDINGS] + (card,)
     c[_NAMES] = c[_NAMES].union((card.name,))
     if card.colour not in c[_COLOURS]:
@@ -546,16 +550,26 @@ def _d_card_sold(d: _Draft, e: ev.CardSold | ev.CardDiscarded) -> bool:
 def _d_coins_paid(d: _Draft, e: ev.CoinsPaid) -> bool:
     if d.ended or not d.age:
         return False
-    d.city(e.seat - 1)[_COINS] -= e.amount
+    opened = d.open
+    c = opened.get(e.seat - 1)  # d.city, inlined (hot path)
+    if c is None:
+        c = opened[e.seat - 1] = list(d.cities[e.seat - 1])
+    c[_COINS] -= e.amount
     if e.to is not None:
-        d.city(e.to - 1)[_COINS] += e.amount
+        c = opened.get(e.to - 1)
+        if c is None:
+            c = opened[e.to - 1] = list(d.cities[e.to - 1])
+        c[_COINS] += e.amount
     return True
 
 
 def _d_coins_gained(d: _Draft, e: ev.CoinsGained) -> bool:
     if d.age == 0:
         return False
-    d.city(e.seat - 1)[_COINS] += e.amount
+    c = d.open.get(e.seat - 1)  # d.city, inlined (hot path)
+    if c is None:
+        c = d.open[e.seat - 1] = list(d.cities[e.seat - 1])
+    c[_COINS] += e.amount
     return True
 
 

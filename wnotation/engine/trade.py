@@ -292,10 +292,12 @@ def _solve(counts: tuple[int, ...], own: tuple[Source, ...], left: tuple[Source,
         digits = space.digits[bought]
         if any(digits[k] and own_ok[full - bought + space.bases[k]] for k in range(n)):
             continue  # some bought unit could be dropped (R-TRADE-MINIMAL)
-        for split in itertools.product(*(range(d + 1) for d in digits)):
-            from_left = sum(s * b for s, b in zip(split, space.bases))
+        # each factor runs over k * base for k units of one type from the left: the sub-cost's number is the sum
+        for parts in itertools.product(*(range(0, (d + 1) * b, b) for d, b in zip(digits, space.bases))):
+            from_left = sum(parts)
             if not (left_ok[from_left] and right_ok[bought - from_left]):
                 continue
+            split = [part // b for part, b in zip(parts, space.bases)]
             found.append(Purchase(
                 left=tuple(names[k] for k in range(n) for _ in range(split[k])),
                 right=tuple(names[k] for k in range(n) for _ in range(digits[k] - split[k])),
