@@ -310,3 +310,14 @@ def test_rulings_cite_existing_cases():
     text = RULINGS.read_text(encoding="utf-8")
     cited = set(re.findall(r"\b(\d{3})\b", text.split("## Rule index", 1)[1]))
     assert cited - numbers == set()
+
+
+def test_case_files_are_canonical_in_layout():
+    """Every readable case is written in canonical layout (spec 7wn.md §10); purchases are left as the case states
+    them, since many cases state or omit one on purpose (``wnotation fmt --check --keep-purchases spec/cases``)."""
+    from wnotation.diagnostics import canonical_text
+
+    for case in _CASES:
+        if _raw_tag(case.text, "Notation"):
+            continue  # a record the reader must refuse has no canonical form
+        assert canonical_text(case.text, str(case.path)) == case.text, f"{case.path.name} is not canonical"
