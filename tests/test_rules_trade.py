@@ -171,3 +171,23 @@ def test_R_PRODUCE__reduced_solver_questions_give_the_same_answers():
                     for budget in (0, 2, 9):
                         assert cheapest_options(cost, own, left, right, prices, budget) == \
                             cheapest(cost, own, left, right, prices, budget), (cost, own, budget)
+
+
+def test_R_TRADE_MINIMAL__one_resource_neighbours_answered_without_the_solver_as_by_it():
+    """The closed form for neighbours offering one-resource sources only gives the solver's every cheapest
+    purchase, in its canonical order: ties (equal prices) list every split, discounts move units to a side."""
+    from itertools import product
+
+    from wnotation.engine import rules
+    from wnotation.engine.trade import Prices, cheapest
+
+    costs = [{"wood": 1}, {"wood": 2}, {"ore": 2, "glass": 1}, {"stone": 3}, {"clay": 2, "papyrus": 1, "wood": 1}]
+    supplies = [(), ("wood",), ("wood", "wood"), ("ore", "glass"), ("stone", "stone", "clay", "papyrus"),
+                ("wood", "ore", "ore", "stone", "clay", "glass")]
+    discounts = (Prices(), Prices(left_raw=1), Prices(right_raw=1, right_manufactured=1))
+    for cost, (lefts, rights), prices in product(costs, product(supplies, repeat=2), discounts):
+        left, right = tuple((r,) for r in lefts), tuple((r,) for r in rights)
+        rules.clear_caches()
+        for budget in (0, 3, 99):
+            assert rules.cheapest_options(cost, (), left, right, prices, budget) == \
+                cheapest(cost, (), left, right, prices, budget), (cost, left, right, prices, budget)

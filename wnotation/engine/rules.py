@@ -16,6 +16,7 @@ After an illegal play the replay goes on as the record says, so that one error d
 
 from __future__ import annotations
 
+import itertools
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from ..catalog import (
@@ -32,7 +33,8 @@ from ..record import Span
 from . import events as ev
 from .findings import Finding, split_rule
 from .state import _DRAFT, City, State, _Draft, fold, info, position_of, stage_info
-from .trade import Purchase, check_purchase, cheapest, explain_unaffordable
+from .trade import _INDEX as _RESOURCE_INDEX
+from .trade import Prices, Purchase, _canonical_key, check_purchase, cheapest, explain_unaffordable
 
 NO_PURCHASE = Purchase()
 #: Points per military victory in Ages I, II, III; a defeat is always -1 (R-MILITARY).
@@ -228,11 +230,42 @@ def _reduced(cost: Mapping[str, int], own, left, right, prices) -> tuple[Purchas
                 (prices.left_raw, prices.left_manufactured, prices.right_raw, prices.right_manufactured))
     answer = _REDUCED.get(question)
     if answer is None:
-        answer = cheapest(*question[:4], prices, 1 << 30)
+        if rest or any(len(src) > 1 for src in question[2] + question[3]):
+            answer = cheapest(*question[:4], prices, 1 << 30)
+        else:
+            answer = _singles_answer(need, question[2], question[3], prices)
         if len(_REDUCED) >= _MEMO_MAX:
             _REDUCED.clear()
         _REDUCED[question] = answer
     return answer
+
+
+def _singles_answer(need: dict[str, int], left: tuple, right: tuple, prices: Prices) -> tuple[Purchase, ...]:
+    """``trade.cheapest`` at any price when own production has nothing left for ``need`` and each neighbour
+    offers one-resource sources only (the usual question): every minimal purchase buys exactly ``need``, each
+    resource split between the neighbours independently within their supply, so the cheapest buys each unit
+    where it is cheaper, and every split of a resource priced alike on both sides ties. Same answer, in the
+    same canonical order, without the general solver."""
+    per: list = []  # (resource, units, the left shares that cost least)
+    for r in sorted(need, key=_RESOURCE_INDEX.__getitem__):
+        n = need[r]
+        most = min(n, sum(1 for src in left if src[0] == r))
+        least = max(0, n - sum(1 for src in right if src[0] == r))
+        if least > most:
+            return ()  # the neighbours cannot supply it
+        pl, pr = prices.price("left", r), prices.price("right", r)
+        per.append((r, n, (most,) if pl < pr else (least,) if pl > pr else tuple(range(least, most + 1)),
+                    pl, pr))
+    found = []
+    for shares in itertools.product(*(choices for _, _, choices, _, _ in per)):
+        found.append(Purchase(
+            left=tuple(r for (r, _, _, _, _), x in zip(per, shares) for _ in range(x)),
+            right=tuple(r for (r, n, _, _, _), x in zip(per, shares) for _ in range(n - x)),
+            left_coins=sum(x * pl for (_, _, _, pl, _), x in zip(per, shares)),
+            right_coins=sum((n - x) * pr for (_, n, _, _, pr), x in zip(per, shares)),
+        ))
+    found.sort(key=_canonical_key)
+    return tuple(found)
 
 
 def _offered(sources, need: dict[str, int]) -> tuple:
