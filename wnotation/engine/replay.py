@@ -82,10 +82,11 @@ class Replay:
 
 
 class _Decoded:
-    __slots__ = ("plays", "spans", "order", "findings")
+    __slots__ = ("plays", "spans", "order", "findings", "picked")
 
     def __init__(self) -> None:
         self.plays: dict[tuple[int, int], list[Play]] = {}
+        self.picked: dict[tuple[int, int], bool] = {}  # whether any action of the turn writes a pick clause
         self.spans: dict[tuple[int, int], Span | None] = {}
         self.order: list[tuple[int, int]] = []
         self.findings: list[Finding] = []
@@ -123,6 +124,7 @@ def _decode(record: Record) -> _Decoded:
             continue
         known = _CARDS.get(age) or {}
         plays = []
+        picked = False
         new = tuple.__new__
         for a in turn.actions:
             name = a.card
@@ -137,9 +139,11 @@ def _decode(record: Record) -> _Decoded:
             if a.pick is not None:
                 pick = (a.pick.card,)
                 pick_span = a.pick.span or a.span
+                picked = True
             purchase = None if a.purchase is None else (tuple(a.purchase.left), tuple(a.purchase.right))
             plays.append(new(Play, (a.seat, a.use, card, purchase, discard, pick, a.span, pick_span)))  # no frame
         d.plays[key] = plays
+        d.picked[key] = picked
         d.spans[key] = turn.span
         d.order.append(key)
     return d
@@ -182,8 +186,9 @@ class _Run:
             return None
 
     def mark(self) -> None:
-        self.positions[self.state.address] = self.state
-        self.marks[self.state.address] = len(self.events)
+        where = self.state.address
+        self.positions[where] = self.state
+        self.marks[where] = len(self.events)
 
     def later(self, age: int, turn: int) -> bool:
         """Whether the record has a turn after ``age``.``turn``."""
@@ -268,7 +273,7 @@ class _Run:
     def turn(self, age: int, number: int, plays: list[Play]) -> None:
         """Resolve one turn; a finding about no particular action (a missing one) gets the turn's span."""
         events, findings, state = step_turn(self.state, plays)
-        span = self.decoded.spans.get((age, number))
+        span = self.decoded.spans.get((age, number)) if findings else None
         if span is not None:
             findings = tuple(f if f.span is not None else replace(f, span=span) for f in findings)
         self.push(events, findings, state)
@@ -279,7 +284,7 @@ class _Run:
         play that counted) is its choice; a clause of a seat owed nothing, or a later clause of an owed seat on
         another turn, is reported and ignored."""
         owed = set(picks_owed(self.state))
-        if not owed and not any(p.pick for _, plays in turns for p in plays):
+        if not owed and not any(self.decoded.picked.get((age, t)) for t, _ in turns):
             return  # the common case: nobody is owed a pick and the record writes none
         choices: dict = {}
         # A pick's findings sit at its pick clause, or at the seat's action (the stage that earned the pick) when
