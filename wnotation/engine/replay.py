@@ -340,8 +340,9 @@ def replay(record: Record) -> Replay:
 
 
 def clear_caches() -> None:
-    """Forget every memoised answer of the engine (trade questions and solver tables, seeded deals, guild lists),
-    e.g. to measure a first replay, or to free memory. Card data and card look-ups stay. Results never change."""
+    """Forget every memoised answer of the engine (trade questions, production summaries and solver tables,
+    interned events, seeded deals, guild lists), e.g. to measure a first replay, or to free memory. Card data and
+    card look-ups stay. Results never change."""
     rules.clear_caches()
     for memo in (trade._solve, trade._reach, trade._space, trade._tuple_sources_key, dealing._deal,
                  dealing.guilds_of):

@@ -1,8 +1,8 @@
 """Turn resolution: each seat's play is checked against the turn-start state, then events are decided (R-RESOLVE).
 
 Decide, record, apply: functions here map a state and plays to events and findings; they never change a state
-(they fold their own events with :func:`~wnotation.engine.state.apply` to see the result). Wonder powers are read
-from effects, never from Wonder names. Reading a Record and the order of a whole game are in :mod:`.replay`.
+(they fold their own events, as :func:`~wnotation.engine.state.fold` does, to see the result). Wonder powers are
+read from effects, never from Wonder names. Reading a Record and the order of a whole game are in :mod:`.replay`.
 
 After an illegal play the replay goes on as the record says, so that one error does not cascade:
 
@@ -143,7 +143,8 @@ _MEMO_MAX = 1 << 13  # each memo is cleared when full
 
 
 def clear_caches() -> None:
-    """Forget the memoised trade answers of :func:`cheapest_options` (see :func:`.replay.clear_caches`)."""
+    """Forget the memoised trade answers, production summaries and interned events (see
+    :func:`.replay.clear_caches`)."""
     _REDUCED.clear()
     _SUPPLY.clear()
     _EVENTS.clear()
