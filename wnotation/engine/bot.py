@@ -78,9 +78,17 @@ def _pick(state: State, seat: int, bot: str, rng: deck.SplitMix64) -> Card | Non
     return max(options, key=lambda c: (_value(state, LegalAction(seat, "build", c)), -options.index(c)))
 
 
-def _action(play: Play, a: LegalAction, discard: Card | None) -> dict:
+def _stated(a: LegalAction, legal: Sequence[LegalAction]) -> bool:
+    """Whether the canonical record states ``a``'s purchase (R-TRADE-MINIMAL): when it is not the default, or when
+    several cheapest purchases exist, so that a reader never depends on the tie-break."""
+    if a.free or not a.default:
+        return not a.free
+    return len({b.purchase for b in legal if b.use == a.use and b.card.name == a.card.name}) > 1
+
+
+def _action(play: Play, a: LegalAction, discard: Card | None, stated: bool) -> dict:
     purchase = None
-    if not a.default:
+    if stated:
         # the Record keeps each side's units sorted by name
         purchase = record.Purchase(left=tuple(sorted(a.purchase.left)), right=tuple(sorted(a.purchase.right)))
     return {"seat": play.seat, "use": a.use, "card": a.card.name, "purchase": purchase,
@@ -92,8 +100,8 @@ def play_game(players: int, seed: int, bot: str = "random",
     """A complete legal game of ``players`` seats dealt by ``deck.deal(players, seed)``, played by ``bot``.
 
     ``wonders`` (Wonder sides in seat order, or ``("Gizah", "night")`` pairs) default to :func:`draw_wonders`.
-    The Record holds the seed, the guilds, every action (a purchase only when it is not the engine's default),
-    Babylon's extra turns, Halikarnassos' picks, and the results from the final score sheet. Raises
+    The Record holds the seed, the guilds, every action (a purchase only where the canonical form states one,
+    R-TRADE-MINIMAL), Babylon's extra turns, Halikarnassos' picks, and the results from the final score sheet. Raises
     ``ValueError`` for an unknown bot, a player count outside 3..7 or a Wonder given twice. Deterministic in its
     arguments.
     """
@@ -120,7 +128,8 @@ def play_game(players: int, seed: int, bot: str = "random",
             turn = state.turn + 1
             plays, actions = [], {}
             for seat in seats_to_act(state):
-                a = _choose(state, legal_actions(state, seat), bot, rng)
+                legal = legal_actions(state, seat)
+                a = _choose(state, legal, bot, rng)
                 discard = None
                 if turn == 6 and not _keeps(state, a):
                     rest = list(state.hands[seat - 1])
@@ -129,7 +138,7 @@ def play_game(players: int, seed: int, bot: str = "random",
                 purchase = None if a.default else (a.purchase.left, a.purchase.right)
                 play = Play(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())
                 plays.append(play)
-                actions[seat] = _action(play, a, discard)
+                actions[seat] = _action(play, a, discard, _stated(a, legal))
             events, findings, state = step_turn(state, plays)
             assert not findings, findings
             if turn < 6:
