@@ -191,3 +191,29 @@ def test_R_TRADE_MINIMAL__one_resource_neighbours_answered_without_the_solver_as
         for budget in (0, 3, 99):
             assert rules.cheapest_options(cost, (), left, right, prices, budget) == \
                 cheapest(cost, (), left, right, prices, budget), (cost, left, right, prices, budget)
+
+
+def test_R_TRADE__stated_purchases_priced_as_check_purchase_prices_them():
+    """payment() answers a stated purchase found among the cheapest from the memoised answer: the same Purchase
+    (or reason) as trade.check_purchase gives, for cheapest, dearer, illegal and unaffordable statements."""
+    from itertools import product
+
+    from wnotation.engine import rules
+    from wnotation.engine.trade import Prices, check_purchase, minimal_purchases
+
+    s0 = position(TABLE)
+    sources = [(("wood",), ("clay", "ore")), (("stone",), ("wood", "clay"), ("glass",)), ()]
+    costs = [{"wood": 1}, {"wood": 2, "clay": 1}, {"ore": 1, "glass": 1}, {"stone": 2}]
+    offers = [(("wood",), ("clay",), ("ore",), ("glass",)), (("wood", "stone"), ("clay", "ore"), ("stone",))]
+    for own, left, right, cost, prices in product(sources, offers, offers, costs,
+                                                  (Prices(), Prices(left_raw=1))):
+        c1, c2, c3 = s0.cities
+        s = s0._replace(cities=(c1._replace(own=own, prices=prices, coins=4), c2._replace(tradable=left),
+                                c3._replace(tradable=right)))
+        stated = {(p.left, p.right) for p in minimal_purchases(cost, own, left, right, prices)}
+        stated |= {(("wood",), ()), ((), ("clay", "wood")), (("ore",), ("glass",)), (("stone", "stone"), ())}
+        for coin_cost in (0, 1):
+            for sl, sr in stated:
+                rules.clear_caches()
+                assert rules.payment(s, 1, cost, coin_cost, (sl, sr)) == check_purchase(
+                    cost, own, left, right, prices, 4 - coin_cost, sl, sr), (own, left, right, cost, sl, sr)
