@@ -211,9 +211,11 @@ def test_R_TRADE__stated_purchases_priced_as_check_purchase_prices_them():
         s = s0._replace(cities=(c1._replace(own=own, prices=prices, coins=4), c2._replace(tradable=left),
                                 c3._replace(tradable=right)))
         stated = {(p.left, p.right) for p in minimal_purchases(cost, own, left, right, prices)}
-        stated |= {(("wood",), ()), ((), ("clay", "wood")), (("ore",), ("glass",)), (("stone", "stone"), ())}
+        stated |= {(tuple(reversed(sl)), tuple(reversed(sr))) for sl, sr in stated}  # units in any order
+        stated |= {(("wood",), ()), ((), ("clay", "wood")), (("ore",), ("glass",)), (("stone", "stone"), ()),
+                   (("wood", "gold"), ())}
         for coin_cost in (0, 1):
-            for sl, sr in stated:
+            for sl, sr in [*stated, (["wood"], []), (["clay", "wood"], ["ore"])]:
                 rules.clear_caches()
                 assert rules.payment(s, 1, cost, coin_cost, (sl, sr)) == check_purchase(
                     cost, own, left, right, prices, 4 - coin_cost, sl, sr), (own, left, right, cost, sl, sr)

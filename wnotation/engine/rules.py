@@ -135,14 +135,33 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
         return explain_unaffordable(cost, city.own, left, right, city.prices, budget)
     # A stated purchase that is one of the cheapest (the usual case: a record states its purchase when several
     # cheapest exist) is legal, and check_purchase would price it as that very purchase: one memoised answer
-    # instead of the checks. Anything else (dearer, illegal, unsorted units) is checked in full.
-    sl, sr = stated
-    for option in _reduced(cost, city.own, left, right, city.prices):
-        if option.left == sl and option.right == sr:
-            if option.coins <= budget:
-                return option
-            break
+    # instead of the checks. Anything else (dearer, illegal, not resources) is checked in full.
+    sl, sr = _in_order(stated[0]), _in_order(stated[1])
+    if sl is not None and sr is not None:
+        for option in _reduced(cost, city.own, left, right, city.prices):
+            if option.left == sl and option.right == sr:
+                if option.coins <= budget:
+                    return option
+                break
     return check_purchase(cost, city.own, left, right, city.prices, budget, stated[0], stated[1])
+
+
+_ORDERED: dict[tuple, tuple | None] = {}  # stated units -> the same in RESOURCES order (see _in_order)
+
+
+def _in_order(units) -> tuple[str, ...] | None:
+    """Stated units sorted in ``catalog.RESOURCES`` order, as a Purchase holds them; ``None`` if one is not a
+    resource or ``units`` is not a tuple (memoised: records state few distinct unit lists)."""
+    if type(units) is not tuple:
+        return None
+    found = _ORDERED.get(units, _ORDERED)
+    if found is _ORDERED:
+        index = _RESOURCE_INDEX
+        found = tuple(sorted(units, key=index.__getitem__)) if all(r in index for r in units) else None
+        if len(_ORDERED) >= _MEMO_MAX:
+            _ORDERED.clear()
+        _ORDERED[units] = found
+    return found
 
 
 _COVERED = (NO_PURCHASE,)
@@ -156,6 +175,7 @@ def clear_caches() -> None:
     :func:`.replay.clear_caches`)."""
     _REDUCED.clear()
     _SUPPLY.clear()
+    _ORDERED.clear()
     _EVENTS.clear()
 
 
