@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from corpus import Corpus  # noqa: E402
 
-PHASES = ("lexer", "lalr", "parse", "parse_file", "replay", "check", "json", "chess", "stream", "pool")
+PHASES = ("lexer", "lalr", "parse", "parse_lark", "parse_file", "replay", "check", "json", "chess", "stream", "pool")
 
 
 def _clock():
@@ -103,11 +103,15 @@ def lexer(c: Corpus) -> dict:
     def recording(lexer_state, parser_state):
         return real(lexer_state, _Recorder(parser_state, logs[-1]))
 
+    lark_route = getattr(reader, "_lark_game", None)  # the reader may read plain games without Lark
     contextual.lex = recording
     try:
         for text in texts:
             logs.append([])
-            parse(text)
+            if lark_route is not None:
+                lark_route(text, "<bench>", 0, 0)
+            else:
+                parse(text)
     finally:
         del contextual.lex
     # check once, untimed, that the replay yields as many tokens as the parser asked for (the last state is EOF's)
@@ -166,6 +170,26 @@ def parse(c: Corpus) -> dict:
         parse_one(text)
     out = _since(start)
     out.update(games=len(texts))
+    return out
+
+
+def parse_lark(c: Corpus) -> dict:
+    """The reader's Lark route alone (``reader._lark_game``: Lark's parser and the inline transformer, the
+    reference route that reads every game the fast route declines, and every error) on each game's text."""
+    from wnotation.notation import reader
+
+    lark_route = getattr(reader, "_lark_game", None)
+    if lark_route is None:  # a reader with one route: parse() is the Lark route
+        return dict(parse(c), route="parse")
+    texts = _game_texts(c.wn)
+    for text in _game_texts(c.warm):
+        lark_route(text, "<bench>", 0, 0)
+    _ready()
+    start = _clock()
+    for text in texts:
+        lark_route(text, "<bench>", 0, 0)
+    out = _since(start)
+    out.update(games=len(texts), route="_lark_game")
     return out
 
 
