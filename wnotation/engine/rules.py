@@ -32,7 +32,7 @@ from ..catalog import (
 from ..record import Span
 from . import events as ev
 from .findings import Finding, split_rule
-from .state import _DRAFT, City, State, _Draft, fold, info, position_of, stage_info
+from .state import _DRAFT, _INFO, City, State, _Draft, fold, info, position_of, stage_info
 from .trade import _INDEX as _RESOURCE_INDEX
 from .trade import Prices, Purchase, _canonical_key, check_purchase, cheapest, explain_unaffordable
 
@@ -76,13 +76,20 @@ def passing(age: int) -> int:
 # --- who acts -------------------------------------------------------------------------------------------------
 
 
+_EVERYONE: dict[int, tuple[int, ...]] = {}  # player count -> every seat, in order
+
+
 def seats_to_act(state: State) -> tuple[int, ...]:
     """The seats that must play a card in the next turn: everybody on turns 1..6, the seats that kept their last
     card on the extra turn (R-BABYLON-N1), nobody once the Age's turns are over (picks and military remain)."""
     if state.age == 0 or state.ended:
         return ()
     if state.turn < 6:
-        return tuple(range(1, state.players + 1))
+        n = len(state.cities)
+        seats = _EVERYONE.get(n)
+        if seats is None:
+            seats = _EVERYONE[n] = tuple(range(1, n + 1))
+        return seats
     if state.turn == 6:
         return tuple(k + 1 for k, h in enumerate(state.hands) if h)
     return ()
@@ -129,8 +136,8 @@ def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
     n = len(state.cities)
     left, right = state.cities[seat % n].tradable, state.cities[(seat - 2) % n].tradable
     if stated is None:
-        options = cheapest_options(cost, city.own, left, right, city.prices, budget)
-        if options:
+        options = _reduced(cost, city.own, left, right, city.prices)  # cheapest_options, inlined (budget >= 0)
+        if options and options[0].coins <= budget:
             return options[0]
         return explain_unaffordable(cost, city.own, left, right, city.prices, budget)
     # A stated purchase that is one of the cheapest (the usual case: a record states its purchase when several
@@ -455,6 +462,9 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
             t.find("R-UNIQUE", f"{t.name(seat)} cannot build {card.name}: the city already has one", seat, p.span)
             out.append(_left(ev.CardDiscarded, seat, card))
             return
+        i = _INFO.get(id(card))  # info(card), inlined (hot path)
+        if i is None or i.card is not card:
+            i = info(card)
         # free_reason is None without a chain source or a power: skip the call in that (common) case
         free = free_reason(s, city, card, t.turn) if card.chain_from or city.powers else None
         stated = p.purchase
@@ -462,7 +472,7 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
             out.append(_built(seat, card, free))
         else:
             coin_cost = card.cost.coins
-            cost = info(card).cost
+            cost = i.cost
             if not cost and stated is None and coin_cost <= city.coins:
                 paid = NO_PURCHASE  # what payment() answers for a card without a resource cost that is affordable
             else:
@@ -475,7 +485,8 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
                 out.append(_built(seat, card, "paid"))
                 if coin_cost or paid is not NO_PURCHASE:
                     _paid(seat, len(s.cities), coin_cost, paid, out)
-        incomes.append((seat, "card", card))
+        if i.coins or i.coins_per:  # a card that earns nothing gains no coins (most cards: skip _incomes' look)
+            incomes.append((seat, "card", card))
     elif use == "stage":
         n = city.stages + 1
         if n > len(city.wonder.stages):
