@@ -276,3 +276,76 @@ def test_check_on_every_bundled_record_behaves_as_documented(path):
         assert f"error[{rule}]" in result.stderr
     if "[%expect-warning " in text:
         assert "warning[" in result.stderr
+
+
+# --- streaming: flat memory, JSON byte for byte, small files batched -------------------------------------------
+
+
+def _expected_json(*reports) -> str:
+    from wnotation.diagnostics import CheckReport
+
+    return json.dumps(CheckReport(tuple(reports)).to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_streamed_json_is_the_report_json_byte_for_byte(tmp_path, jobs):
+    from wnotation.diagnostics import FileReport, check_file, check_text
+
+    text, _ = _corpus()
+    corpus = _write(tmp_path / "corpus.7wn", text)
+    empty = _write(tmp_path / "empty.7wn", "{ nothing here }\n")
+    clean = _write(tmp_path / "clean.7wn", game_text())
+    bad = tmp_path / "latin1.7wn"
+    bad.write_bytes("[Event \"Café\"]".encode("latin-1"))
+    result = run("check", corpus, empty, str(bad), "-", clean, "--json", "--jobs", jobs, input=text, code=2)
+    unreadable = check_file(bad)
+    assert unreadable.error is not None
+    expected = _expected_json(check_file(corpus), check_file(empty), unreadable, check_text(text, "<stdin>"),
+                              check_file(clean))
+    assert result.stdout == expected
+    assert result.stderr == ""
+    assert run("check", empty, "--json", code=1).stdout == _expected_json(check_file(empty))
+    blank = _write(tmp_path / "blank.7wn", "\n\n")
+    assert run("check", blank, "--json").stdout == _expected_json(check_file(blank))
+    assert check_file(blank).remarks
+    assert run("check", clean, "--json", "-j", jobs).stdout == _expected_json(check_file(clean))
+    assert FileReport  # the names the JSON comes from
+
+
+def test_memory_does_not_grow_with_the_number_of_games(tmp_path):
+    """``check`` streams: it holds one game (per piece in flight) and counts, not a report per game. Checking
+    10x more games must not raise the traced peak by more than a small bound (a report and the text of a game
+    each kept would add about 10 KiB a game, over 1.3 MiB here)."""
+    import gc
+    import tracemalloc
+
+    one = game_text(3, 7)
+    small = _write(tmp_path / "small.7wn", one * 15)
+    big = _write(tmp_path / "big.7wn", one * 150)
+    run("check", small)  # warm-up: parser, catalogue, the engine's and reader's caches for this game
+
+    def peak(path: str) -> int:
+        gc.collect()
+        tracemalloc.start()
+        try:
+            result = run("check", path)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            assert result.stdout.startswith("checked ")
+
+    low, high = peak(small), peak(big)
+    assert high - low < 512 * 1024, f"peak {low / 1024:.0f} KiB for 15 games, {high / 1024:.0f} KiB for 150"
+
+
+def test_many_small_files_are_sent_several_to_a_task(tmp_path):
+    texts = [game_text(3 + k % 5, 40 + k % 3) for k in range(40)]
+    texts[7], _, _ = with_action(texts[7], "I.1", 1, "Apothecary")
+    for k, text in enumerate(texts):
+        _write(tmp_path / f"g{k:02d}.7wn", text)
+    one = run("check", str(tmp_path), "--jobs", "1", code=1)
+    assert one.stdout.startswith("checked 40 games in 40 files: 1 game with errors")
+    for jobs in ("2", "3"):
+        many = run("check", str(tmp_path), "--jobs", jobs, code=1)
+        assert (many.stdout, many.stderr) == (one.stdout, one.stderr)
+    assert cli._piece_size(40, 2) == 3 and cli._piece_size(2000, 2) == cli.MAX_PIECE_GAMES

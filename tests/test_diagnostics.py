@@ -136,3 +136,34 @@ def test_canonical_text_is_verified():
     assert canonical_text("") == ""
     with pytest.raises(NotationError):
         canonical_text(game_text().replace("I.2 ", "I.2 Lumbr Yard | ", 1))
+
+
+def test_iter_check_streams_the_reports_of_check_text(tmp_path):
+    from wnotation.diagnostics import file_lines, iter_check, iter_pieces, no_game_remark, scan_file
+
+    games = [game_text(3 + k % 3, 30 + k) for k in range(4)]
+    games[2], _, _ = with_action(games[2], "I.1", 1, "Apothecary")
+    text = "\ufeff{ a note }\r\n" + "".join(games).replace("\n", "\r\n", 40)
+    path = tmp_path / "g.7wn"
+    path.write_bytes(text.encode("utf-8"))
+    whole = check_text(text, "g.7wn")
+    assert tuple(iter_check(file_lines(path), "g.7wn")) == whole.games
+    assert scan_file(path) == 4
+    for size in (1, 3, 5):
+        assert list(iter_pieces(file_lines(path), size)) == game_pieces(normalise(text), size)
+    assert list(iter_check(iter(["  \n", "\n"]), "e")) == [no_game_remark("e", "  ")]
+    assert list(iter_check(iter([]), "e")) == list(check_text("", "e").remarks)
+
+
+def test_scan_file_raises_what_reading_the_whole_file_raises(tmp_path):
+    from wnotation.diagnostics import BLOCK, read_text, scan_file
+
+    path = tmp_path / "bad.7wn"
+    path.write_bytes(b"[Format" + b"x" * (BLOCK - 9) + "é".encode() + b"\xff tail")
+    with pytest.raises(UnicodeDecodeError) as whole:
+        read_text(path)
+    with pytest.raises(UnicodeDecodeError) as scanned:
+        scan_file(path)
+    assert str(scanned.value) == str(whole.value)
+    path.write_bytes(b"x" * (BLOCK - 3) + b"[Format\n[Format")
+    assert scan_file(path) == 2

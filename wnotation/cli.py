@@ -18,7 +18,7 @@ import json
 import sys
 import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Iterator
 
 import click
 
@@ -517,52 +517,145 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool) -> int:
     game is reported and the next one is still checked. Every problem is shown with its file, line and column,
     its rule ID (R-… for the rules, a notation check such as syntax or unknown-card otherwise) and the line.
     """
-    from .diagnostics import CheckReport
+    from .diagnostics import CheckTally
 
     inputs = _expand(paths)
-    reports = []
+    tally = CheckTally()
+    out = _JsonReport(tally) if as_json else None
     with _Progress(len(inputs), "checking", always=jobs != 1) as progress:
-        for report in _check_all(inputs, jobs, progress):
-            reports.append(report)
-            if not as_json:
-                if report.error is not None:
-                    progress.echo(f"error: cannot read {report.source}: {report.error}")
-                for d in report.diagnostics:
+        for run in _check_all(inputs, jobs, progress):
+            if out is None and run.error is not None:
+                progress.echo(f"error: cannot read {run.source}: {run.error}")
+            if out is not None:
+                out.start(run.source)
+            for game in run.games():
+                tally.add_game(game)
+                if out is not None:
+                    out.game(game)
+                else:
+                    for d in game.diagnostics:
+                        progress.echo(str(d))
+            tally.add_file(run.error, run.remarks)
+            if out is not None:
+                out.end(run.error, run.remarks)
+            else:
+                for d in run.remarks:
                     progress.echo(str(d))
-    result = CheckReport(tuple(reports))
-    if as_json:
-        _emit_json(result.to_dict())
+    if out is not None:
+        out.finish()
     else:
-        click.echo(result.summary())
-    return result.exit_code
+        click.echo(tally.summary())
+    return tally.exit_code
 
 
-def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress") -> Any:
-    """Yield the :class:`~wnotation.diagnostics.FileReport` of each input in input order.
+class _JsonReport:
+    """``check --json`` written as the games come: the text ``json.dumps(CheckReport(...).to_dict(), indent=2)``
+    gives, byte for byte, without holding the reports. A file's ``ok`` comes before its games in that layout, so
+    each file's games are spooled (to a temporary file past a few MiB) until the file is done; the summary follows
+    the last file. Memory stays flat whatever the number of games."""
 
-    With one job, each input is checked here by :func:`~wnotation.diagnostics.check_file` (the reference). With
-    more, each input is read here and cut into pieces of whole games that worker processes check
-    (:func:`~wnotation.diagnostics.check_piece`), so one big file uses every worker too; the pieces' reports
-    are joined back in file order. Both ways give equal reports."""
+    def __init__(self, tally: Any) -> None:
+        self.tally, self.files, self.spool, self.ok, self.empty = tally, 0, None, True, True
+        self.source = ""
+
+    def start(self, source: str) -> None:
+        import tempfile
+
+        self.source, self.ok, self.empty = source, True, True
+        self.spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8")
+
+    def game(self, game: Any) -> None:
+        self.ok = self.ok and game.ok
+        self.spool.write(("" if self.empty else ",\n") + _json_at(game.to_dict(), 4, first=True))
+        self.empty = False
+
+    def end(self, error: str | None, remarks: Sequence[Any]) -> None:
+        head = {"source": self.source, "ok": error is None and self.ok, "error": error,
+                "remarks": [d.to_dict() for d in remarks], "games": []}
+        text = _json_at(head, 2, first=True)
+        assert text.endswith('"games": []\n    }')
+        click.echo((",\n" if self.files else '{\n  "files": [\n') + text[: -len("[]\n    }")], nl=False)
+        if self.empty:
+            click.echo("[]", nl=False)
+        else:
+            import shutil
+
+            click.echo("[\n", nl=False)
+            self.spool.seek(0)
+            shutil.copyfileobj(self.spool, _Echo())
+            click.echo("\n      ]", nl=False)
+        click.echo("\n    }", nl=False)
+        self.spool.close()
+        self.files += 1
+
+    def finish(self) -> None:
+        summary = _json_at(self.tally.summary_dict(), 1)
+        click.echo(f'\n  ],\n  "summary": {summary},\n  "exit_code": {self.tally.exit_code}\n}}')
+
+
+#: A file's games in ``check --json`` are held in memory up to this size, then in a temporary file.
+SPOOL_BYTES = 4 << 20
+
+
+class _Echo:
+    """A writable object that sends its text through ``click.echo`` (for ``shutil.copyfileobj``)."""
+
+    def write(self, text: str) -> None:
+        click.echo(text, nl=False)
+
+
+def _json_at(value: Any, level: int, first: bool = False) -> str:
+    """``value`` as ``json.dumps(..., indent=2)`` lays it out ``level`` levels deep in a bigger document: every
+    line but the first indented by ``2 * level`` spaces (the first too with ``first``)."""
+    pad = "  " * level
+    text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad)
+    return pad + text if first else text
+
+
+class _Run:
+    """One input as ``check`` streams it: ``source``, ``error`` (unreadable), then its game reports in file order
+    (``games()``, numbered across pieces: consume them before the next input), then ``remarks`` (the warning of
+    an input without games)."""
+
+    def __init__(self, source: str, error: str | None, results: Iterator[tuple[Any, ...]], first: list[str]) -> None:
+        self.source, self.error, self.results, self.first = source, error, results, first
+        self.remarks: tuple[Any, ...] = ()
+
+    def games(self) -> Iterator[Any]:
+        from dataclasses import replace
+
+        from .diagnostics import no_game_remark
+
+        index = 0
+        for reports in self.results:
+            for game in reports:
+                index += 1
+                yield game if game.index == index else replace(game, index=index)
+        if index == 0 and self.error is None:
+            self.remarks = (no_game_remark(self.source, self.first[0] if self.first else ""),)
+
+
+def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress") -> Iterator[_Run]:
+    """Yield a :class:`_Run` for each input in input order.
+
+    Each input is read lazily and cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`;
+    a file is first scanned once for UTF-8 and its number of games, so that an unreadable file is reported before
+    any of its games). With one job, each piece (one game) is checked here; with more, worker processes check
+    the pieces (:func:`~wnotation.diagnostics.check_pieces`), a big file cut into pieces of several games, small
+    files sent several to a task; at most about ``PIECES_PER_WORKER`` tasks per worker are in flight, so only
+    their text is held. Both ways give equal reports, in file order."""
     import os
 
-    from .diagnostics import FileReport, check_file, check_text, unreadable_reason
+    from .diagnostics import check_piece
 
     workers = jobs or os.cpu_count() or 1
     if workers == 1:
         for path in inputs:
-            if path != STDIN:
-                report = check_file(path)
-            else:
-                try:
-                    report = check_text(_stdin_text(), STDIN_NAME)
-                except (OSError, UnicodeDecodeError) as exc:
-                    report = FileReport(STDIN_NAME, (), unreadable_reason(exc))
+            source, error, count, pieces, first = _open_input(path, lambda count: 1)
+            yield _Run(source, error, (check_piece(piece, source, line0) for piece, line0 in pieces), first)
             progress.advance()
-            yield report
         return
     import multiprocessing
-    from collections import deque
     from concurrent.futures import ProcessPoolExecutor
 
     # Load the notation and the engine before the workers start: forked workers then share them (jobs 1 pays the
@@ -572,77 +665,151 @@ def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress") -> Any:
     # fork where it is safe (Linux): workers start at once with all of the above loaded. Nothing here runs a
     # thread before the pool starts (the progress bar refreshes without one).
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    limit = PIECES_PER_WORKER * workers
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: deque[_FileJob] = deque()
-        for path in inputs:
-            pending.append(_FileJob.submit(pool, path, workers))
-            # report finished files at once; hold at most about `limit` pieces in flight (and their text in memory)
-            while pending and (pending[0].done() or sum(job.unfinished() for job in pending) > limit):
-                yield pending.popleft().report(progress)
-        while pending:
-            yield pending.popleft().report(progress)
+        yield from _Pool(pool, inputs, workers, progress).runs()
 
 
 #: With N workers, a file is cut into about PIECES_PER_WORKER * N pieces (so that workers finish together and the
-#: output can start early), of at most MAX_PIECE_GAMES games each.
+#: output can start early), of at most MAX_PIECE_GAMES games each; at most PIECES_PER_WORKER * N tasks are in
+#: flight. Files of one piece are sent several to a task, up to as many games as a piece of a file as big as all
+#: the inputs together would hold (one-game files: MAX_PIECE_GAMES for PIECES_PER_WORKER * N * MAX_PIECE_GAMES
+#: files or more).
 PIECES_PER_WORKER = 8
 MAX_PIECE_GAMES = 32
 
 
-class _FileJob:
-    """One input being checked by a process pool: read and cut here, its pieces checked by the workers."""
+def _piece_size(games: int, workers: int) -> int:
+    return max(1, min(MAX_PIECE_GAMES, -(-games // (PIECES_PER_WORKER * workers))))
 
-    def __init__(self, source: str, error: str | None = None, futures: Sequence[Any] = (),
-                 whole: bool = False) -> None:
-        self.source, self.error, self.futures, self.whole = source, error, list(futures), whole
 
-    @classmethod
-    def submit(cls, pool: Any, path: str, workers: int) -> "_FileJob":
-        """Read ``path`` (``-`` for stdin) and send its pieces to ``pool``; an unreadable input gives a job that
-        is already done and reports why."""
-        from .diagnostics import check_piece, check_text, game_pieces, normalise, read_text, unreadable_reason
+def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tuple[str, int]], list[str]]:
+    """``(source, error, marks, pieces, first)`` of an input: ``error`` why it cannot be read (and no pieces),
+    ``marks`` its ``[Format`` marks (at least its games), its pieces of ``size(marks)`` games read lazily
+    (:func:`~wnotation.diagnostics.iter_pieces`), and ``first``, filled with its first line once read. Standard
+    input is read whole (it cannot be scanned twice)."""
+    from .diagnostics import _text_lines, file_lines, iter_pieces, normalise, scan_file, unreadable_reason
 
-        source = STDIN_NAME if path == STDIN else path
-        try:
-            text = _stdin_text() if path == STDIN else read_text(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            return cls(source, unreadable_reason(exc))
-        text = normalise(text)
-        games = text.count("[Format")  # at least the number of games (a comment may hold more): sizes the pieces
-        size = max(1, min(MAX_PIECE_GAMES, -(-games // (PIECES_PER_WORKER * workers))))
-        pieces = game_pieces(text, size) if games > 1 else []
-        if len(pieces) < 2:
-            return cls(source, futures=[pool.submit(check_text, text, source)], whole=True)
-        return cls(source, futures=[pool.submit(check_piece, piece, source, line0) for piece, line0 in pieces])
+    source = STDIN_NAME if path == STDIN else path
+    try:
+        if path == STDIN:
+            text = normalise(_stdin_text())
+            marks = text.count("[Format")
+            lines: Iterator[str] = _text_lines(text)
+        else:
+            marks = scan_file(path)
+            lines = file_lines(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        return source, unreadable_reason(exc), 0, iter(()), []
+    first: list[str] = []
 
-    def done(self) -> bool:
-        return all(f.done() for f in self.futures)
+    def pieces() -> Iterator[tuple[str, int]]:
+        for piece, line0 in iter_pieces(lines, size(marks)):
+            if not first:
+                first.append(piece.split("\n", 1)[0])
+            yield piece, line0
 
-    def unfinished(self) -> int:
-        """The pieces not checked yet."""
-        return sum(1 for f in self.futures if not f.done())
+    return source, None, marks, pieces(), first
 
-    def report(self, progress: "_Progress") -> Any:
-        """The file's report, once every piece is checked (waits for them), its games numbered across pieces.
-        The progress bar advances by the file's share at each piece."""
-        from dataclasses import replace
 
-        from .diagnostics import FileReport
+class _Task:
+    """Pieces sent to a worker together (one piece of a big file, or several small files): ``(piece, source,
+    line0)`` each, and once submitted the future of their reports."""
 
-        if self.error is not None:
-            progress.advance()
-            return FileReport(self.source, (), self.error)
-        if self.whole:
-            report = self.futures[0].result()
-            progress.advance()
-            return report
-        games: list[Any] = []
-        for future in self.futures:
-            before = len(games)
-            games.extend(replace(g, index=g.index + before) for g in future.result())
-            progress.advance(1 / len(self.futures))
-        return FileReport(self.source, tuple(games))
+    def __init__(self) -> None:
+        self.pieces: list[tuple[str, str, int]] = []
+        self.games = 0
+        self.future: Any = None
+
+
+class _Pool:
+    """The pieces of every input sent to a process pool in input order, at most about ``PIECES_PER_WORKER`` tasks
+    per worker submitted and not yet reported, the reports handed back in input order as :class:`_Run` objects.
+    Pieces of big files are a task each; inputs of one piece are gathered several to a task."""
+
+    def __init__(self, pool: Any, inputs: Sequence[str], workers: int, progress: "_Progress") -> None:
+        from collections import deque
+
+        self.pool, self.workers, self.progress = pool, workers, progress
+        self.batch_games = _piece_size(len(inputs), workers)  # games in a task of small files
+        self.limit = PIECES_PER_WORKER * workers
+        self.items = self._items(inputs)
+        self.slots: deque[tuple[Any, ...]] = deque()  # ("file", source, error, first) and ("piece", task, k, share)
+        self.submitted: deque[_Task] = deque()  # tasks submitted and not yet reported, in order
+        self.batch = _Task()  # small inputs' pieces waiting for a task
+
+    def _items(self, inputs: Sequence[str]) -> Iterator[tuple[Any, ...]]:
+        for path in inputs:
+            size = _piece_size  # per input: a piece is 1/(PIECES_PER_WORKER * workers) of it, within bounds
+            source, error, marks, pieces, first = _open_input(path, lambda marks: size(marks, self.workers))
+            yield "file", source, error, first
+            count = max(1, -(-marks // size(marks, self.workers)))
+            for piece, line0 in pieces:
+                yield "piece", (piece, source, line0), 1 / count, count == 1, marks
+
+    def _submit(self, task: _Task) -> None:
+        from .diagnostics import check_pieces
+
+        task.future = self.pool.submit(check_pieces, task.pieces)
+        self.submitted.append(task)
+
+    def _flush(self) -> None:
+        if self.batch.pieces:
+            self._submit(self.batch)
+            self.batch = _Task()
+
+    def _fill(self) -> None:
+        """Read inputs and submit their pieces until enough tasks are in flight (at least one slot ready)."""
+        while len(self.submitted) < self.limit or not self.slots:
+            item = next(self.items, None)
+            if item is None:
+                self._flush()
+                return
+            if item[0] == "file":
+                self.slots.append(item)
+                continue
+            _, piece, share, small, marks = item
+            if small:
+                task = self.batch
+            else:
+                self._flush()
+                task = _Task()
+            task.pieces.append(piece)
+            task.games += max(1, marks)
+            self.slots.append(("piece", task, len(task.pieces) - 1, share))
+            if not small:
+                self._submit(task)
+            elif task.games >= self.batch_games:
+                self._flush()
+
+    def runs(self) -> Iterator[_Run]:
+        while True:
+            self._fill()
+            if not self.slots:
+                return
+            _, source, error, first = self.slots.popleft()
+            done = [0.0]
+            run = _Run(source, error, self._results(done), first)
+            yield run
+            for _ in run.results:  # what the caller left unread
+                pass
+            self.progress.advance(max(0.0, 1 - done[0]))
+
+    def _results(self, done: list[float]) -> Iterator[tuple[Any, ...]]:
+        """The reports of the current input's pieces, in order (waiting for them)."""
+        while True:
+            self._fill()
+            if not self.slots or self.slots[0][0] == "file":
+                return
+            _, task, k, share = self.slots.popleft()
+            if task.future is None:
+                self._flush()
+            reports = task.future.result()[k]
+            if k == len(task.pieces) - 1:
+                self.submitted.remove(task)
+            if share < 1:
+                self.progress.advance(share)
+                done[0] += share
+            yield reports
 
 
 class _Progress:

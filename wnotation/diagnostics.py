@@ -9,14 +9,15 @@ data for JSON. Non-goals: it neither decides legality (the engine does) nor prin
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import IO, Any, Iterable, Literal
+from dataclasses import dataclass, field, replace
+from typing import IO, Any, Iterable, Iterator, Literal, Sequence
 
 from .notation.errors import NotationError
 from .record import Record, Span
 
-__all__ = ["CheckReport", "Diagnostic", "FileReport", "GameReport", "check", "check_file", "check_piece",
-           "check_record", "check_text", "diagnostics_of", "game_pieces", "normalise", "read_text"]
+__all__ = ["CheckReport", "CheckTally", "Diagnostic", "FileReport", "GameReport", "check", "check_file",
+           "check_piece", "check_pieces", "check_record", "check_text", "diagnostics_of", "file_lines", "game_pieces",
+           "iter_check", "iter_pieces", "no_game_remark", "normalise", "read_text", "scan_file"]
 
 Severity = Literal["error", "warning", "note"]
 SEVERITIES: tuple[str, ...] = ("error", "warning", "note")
@@ -190,35 +191,83 @@ class CheckReport:
             return EXIT_UNREADABLE
         return EXIT_FINDINGS if any(not g.ok for g in self.games) else EXIT_OK
 
+    def tally(self) -> "CheckTally":
+        """The counts behind the summary line and the exit code."""
+        tally = CheckTally()
+        for f in self.files:
+            tally.add_file(f.error, f.remarks)
+            for g in f.games:
+                tally.add_game(g)
+        return tally
+
     def summary(self) -> str:
         """One line, e.g. ``checked 3 games in 2 files: 1 game with errors (2 errors, 1 warning)``."""
-        games, files = self.games, self.files
-        head = f"checked {_plural(len(games), 'game')} in {_plural(len(files), 'file')}"
-        bad = sum(1 for g in games if not g.ok)
-        parts = []
-        counts = ", ".join(_plural(self.count(s), s) for s in SEVERITIES if self.count(s))
-        if bad:
-            parts.append(f"{_plural(bad, 'game')} with errors" + (f" ({counts})" if counts else ""))
-        elif games:
-            parts.append("all good" + (f" ({counts})" if counts else ""))
-        if self.unreadable:
-            parts.append(f"{_plural(len(self.unreadable), 'file')} unreadable")
-        return f"{head}: {'; '.join(parts)}" if parts else head
+        return self.tally().summary()
 
     def to_dict(self) -> dict[str, Any]:
+        return {"files": [f.to_dict() for f in self.files], "summary": self.tally().summary_dict(),
+                "exit_code": self.exit_code}
+
+
+@dataclass
+class CheckTally:
+    """What a check of several inputs counts, without keeping any report: files, games, games with errors,
+    diagnostics per severity, unreadable files. It gives the same summary line, summary data and exit code as
+    the :class:`CheckReport` of the same inputs (which uses it), so a check can stream its reports through it."""
+
+    files: int = 0
+    games: int = 0
+    games_with_errors: int = 0
+    unreadable: int = 0
+    severities: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
+
+    def add_file(self, error: str | None = None, remarks: Iterable[Diagnostic] = ()) -> None:
+        """Count an input (unreadable when ``error`` is set) and its remarks; its games come by :meth:`add_game`."""
+        self.files += 1
+        self.unreadable += error is not None
+        for d in remarks:
+            self.severities[d.severity] += 1
+
+    def add_game(self, game: GameReport) -> None:
+        self.games += 1
+        self.games_with_errors += not game.ok
+        for d in game.diagnostics:
+            self.severities[d.severity] += 1
+
+    def count(self, severity: str) -> int:
+        return self.severities[severity]
+
+    @property
+    def exit_code(self) -> int:
+        """2 if an input could not be read, else 1 if any game has an error, else 0."""
+        if self.unreadable:
+            return EXIT_UNREADABLE
+        return EXIT_FINDINGS if self.games_with_errors else EXIT_OK
+
+    def summary(self) -> str:
+        """One line, e.g. ``checked 3 games in 2 files: 1 game with errors (2 errors, 1 warning)``."""
+        head = f"checked {_plural(self.games, 'game')} in {_plural(self.files, 'file')}"
+        parts = []
+        counts = ", ".join(_plural(self.count(s), s) for s in SEVERITIES if self.count(s))
+        if self.games_with_errors:
+            parts.append(f"{_plural(self.games_with_errors, 'game')} with errors" + (f" ({counts})" if counts else ""))
+        elif self.games:
+            parts.append("all good" + (f" ({counts})" if counts else ""))
+        if self.unreadable:
+            parts.append(f"{_plural(self.unreadable, 'file')} unreadable")
+        return f"{head}: {'; '.join(parts)}" if parts else head
+
+    def summary_dict(self) -> dict[str, Any]:
+        """The ``summary`` object of the JSON report."""
         return {
-            "files": [f.to_dict() for f in self.files],
-            "summary": {
-                "files": len(self.files),
-                "games": len(self.games),
-                "games_with_errors": sum(1 for g in self.games if not g.ok),
-                "errors": self.count("error"),
-                "warnings": self.count("warning"),
-                "notes": self.count("note"),
-                "unreadable": len(self.unreadable),
-                "text": self.summary(),
-            },
-            "exit_code": self.exit_code,
+            "files": self.files,
+            "games": self.games,
+            "games_with_errors": self.games_with_errors,
+            "errors": self.count("error"),
+            "warnings": self.count("warning"),
+            "notes": self.count("note"),
+            "unreadable": self.unreadable,
+            "text": self.summary(),
         }
 
 
@@ -311,10 +360,14 @@ def check_text(text: str, source: str = "<string>") -> FileReport:
     An input without any game gets a warning. Cost: one parse and one replay per game."""
     games = _game_reports(text, source)
     if not games:
-        empty = Diagnostic("warning", "games", "no game in this input: a game starts with a line [Format \"7WN 1\"]",
-                           source, 1, 1, _line(_lines(text), 1), "notation")
-        return FileReport(source, (), remarks=(empty,))
+        return FileReport(source, (), remarks=(no_game_remark(source, _line(_lines(text), 1)),))
     return FileReport(source, tuple(games))
+
+
+def no_game_remark(source: str, first_line: str) -> Diagnostic:
+    """The warning about an input that holds no game (``first_line``: its first line, without the line end)."""
+    return Diagnostic("warning", "games", "no game in this input: a game starts with a line [Format \"7WN 1\"]",
+                      source, 1, 1, first_line, "notation")
 
 
 def game_pieces(text: str, games: int) -> list[tuple[str, int]]:
@@ -324,14 +377,41 @@ def game_pieces(text: str, games: int) -> list[tuple[str, int]]:
     the first piece, so the pieces join up to ``text``. Checking each piece with :func:`check_piece` gives the
     games :func:`check_text` gives for the whole, lines included (their ``index`` counts within the piece).
     Cost: one pass over the text; the pieces are fresh strings."""
+    return list(iter_pieces(_text_lines(text), games))
+
+
+def _text_lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, each with its ``\\n`` (the last one may have none), cut at ``\\n`` only."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start : end + 1]
+        start = end + 1
+
+
+def iter_pieces(lines: Iterable[str], games: int) -> Iterator[tuple[str, int]]:
+    """:func:`game_pieces` over the lines of a normalised text read lazily (each line with its ``\\n``, as an
+    open file or :func:`file_lines` gives them): the same ``(piece, line0)`` pairs, one piece in memory at a
+    time. Any text before the first game goes with the first piece; a text without lines gives ``("", 0)``."""
     from .notation.lexical import BOUNDARY_RE
-    from .notation.reader import split_games
 
     if games < 1:
         raise ValueError(f"a piece holds at least one game, not {games}")
-    starts = [(off0, line0) for chunk, line0, off0 in split_games(text) if BOUNDARY_RE.match(chunk)]
-    cuts = [(0, 0)] + starts[games::games] + [(len(text), 0)]
-    return [(text[cuts[k][0] : cuts[k + 1][0]], cuts[k][1]) for k in range(len(cuts) - 1)]
+    buf: list[str] = []
+    line0 = line = held = 0
+    for raw in lines:
+        if raw[:1] in "[ \t" and BOUNDARY_RE.match(raw):
+            if held == games:
+                yield "".join(buf), line0
+                buf, line0, held = [], line, 0
+            held += 1
+        buf.append(raw)
+        line += 1
+    if buf or not line:
+        yield "".join(buf), line0
 
 
 def check_piece(text: str, source: str, line0: int) -> tuple[GameReport, ...]:
@@ -339,6 +419,67 @@ def check_piece(text: str, source: str, line0: int) -> tuple[GameReport, ...]:
     reports carry the file's line numbers; their ``index`` counts from 1 within the piece. Made for worker
     processes: it takes and returns plain picklable values (a few hundred bytes per game)."""
     return tuple(_game_reports(text, source, line0))
+
+
+def check_pieces(batch: Sequence[tuple[str, str, int]]) -> tuple[tuple[GameReport, ...], ...]:
+    """:func:`check_piece` of each ``(piece, source, line0)`` of ``batch``: one task for a worker process that
+    checks several small files (or pieces) at once."""
+    return tuple(tuple(_game_reports(piece, source, line0)) for piece, source, line0 in batch)
+
+
+def iter_check(lines: Iterable[str], source: str = "<string>") -> Iterator[GameReport | Diagnostic]:
+    """Check the games of a normalised text given as lines (see :func:`iter_pieces`; :func:`file_lines` reads
+    a file so), yielding each game's report in file order as soon as it is checked, then, if the input holds no
+    game, the :func:`no_game_remark`. The same reports as :func:`check_text` of the whole text, while only one
+    game's text and report are held: memory stays flat however many games the input holds."""
+    index, first = 0, None
+    for piece, line0 in iter_pieces(lines, 1):
+        if first is None:
+            first = _line(piece.split("\n", 1)[:1], 1)
+        for game in _game_reports(piece, source, line0):
+            index += 1
+            yield game if game.index == index else replace(game, index=index)
+    if index == 0:
+        yield no_game_remark(source, first or "")
+
+
+BLOCK = 1 << 20
+
+
+def scan_file(path: str | os.PathLike[str]) -> int:
+    """Make sure the file at ``path`` can be read as strict UTF-8 (one pass over its bytes, a block at a time,
+    nothing kept) and return how many ``[Format`` marks it holds: at least its number of games (a comment may
+    hold more), for sizing pieces. Raises :class:`OSError` or the :class:`UnicodeDecodeError` that
+    :func:`read_text` raises for the file. Cost: about a thousandth of checking the file."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    marks, tail = 0, b""
+    with open(path, "rb") as handle:
+        try:
+            while block := handle.read(BLOCK):
+                decoder.decode(block)
+                marks += (tail + block).count(b"[Format")
+                tail = block[-6:]  # a mark across two blocks is counted once; 6 bytes cannot hold a whole mark
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            read_text(path)  # raises the error reading the whole text gives (same byte offset in its message)
+            raise
+    return marks
+
+
+def file_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of the 7WN file at ``path`` read lazily, as :func:`normalise` gives its text (a leading BOM
+    dropped, CRLF and CR turned into LF), each with its ``\\n``. Run :func:`scan_file` first: a file that is not
+    UTF-8 raises :class:`UnicodeDecodeError` only when the bad bytes are reached."""
+    with open(path, encoding="utf-8", errors="strict", newline=None) as handle:
+        first = True
+        for line in handle:
+            if first:
+                first = False
+                if line.startswith("\ufeff"):
+                    line = line[1:]
+            yield line
 
 
 def _game_start(lines: list[str], line: int) -> int:
