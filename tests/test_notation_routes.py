@@ -117,6 +117,26 @@ def test_routes_agree_on_any_record(record):
         assert_same(fast, lark)
 
 
+@pytest.mark.parametrize("line", [
+    "result Bob: military 1 treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9 rank 1",
+    "RESULT Bob : military 1 treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9 rank 1",
+    "result #2: military -1 treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9 rank 1  ",
+    "result Bob: military 1 treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9",
+    "result Bob: military 1 treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9 rank 1 rank 2",
+    "result Bob: military 1  treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9 rank 1",
+    "result Bob: military 1 treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9 rank "
+    + "1" * 19,
+])
+def test_result_lines_read_as_lark_reads_them(line):
+    text = HEADER + I1 + line + "\nresult Alice: total 1\n"
+    try:
+        lark = _lark_game(text, "<t>", 2, 9)
+    except NotationError:
+        assert _fast_game(_Game(text, "<t>", 2, 9)) is None
+        return
+    assert_same(_fast_game(_Game(text, "<t>", 2, 9)), lark)
+
+
 # --- the header-only skim ------------------------------------------------------------------------------------
 
 

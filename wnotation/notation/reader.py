@@ -866,6 +866,11 @@ class _FastRoute:
         self.string = re.compile(string)
         self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({term('RUN')})){nl}")
         self.result = re.compile(rf"(?>({term('RESULT')}))[ \t]*(?>({term('RESULTS')})){nl}")
+        # The writer's result line: every field, in RESULT_FIELDS order, one blank apart, values short enough.
+        # Whatever it matches, ``result`` matches too, with the same seat and pairs (``RESULTS`` is greedy and
+        # a seat reference ends before the blanks and ``:``), so it decodes as ``_read_result`` would.
+        pairs = "".join(rf" {field} (-?[0-9]{{1,{_MAX_DIGITS}}})" for field in RESULT_FIELDS)
+        self.canonical_result = re.compile(rf"result[ \t]*({lexical.SEAT_REF})[ \t]*:{pairs}{nl}")
         self.blanks = re.compile(r"[ \t]*")
 
 
@@ -920,6 +925,7 @@ def _fast_game(g: _Game) -> Record | None:
         end = len(text)
         turn_match = f.turn.match
         result_match = f.result.match
+        canonical_result = f.canonical_result.match
         while pos < end:
             c = text[pos]
             line_start = text.rfind("\n", 0, pos) + 1
@@ -929,6 +935,13 @@ def _fast_game(g: _Game) -> Record | None:
                     return None
                 _fast_turn(g, m, line, line_start)
             elif c == "r" or c == "R":
+                m = canonical_result(text, pos)
+                if m is not None:
+                    _fast_result(g, m, line, pos - line_start + 1, pos)
+                    new = m.end()
+                    line += text.count("\n", pos, new)
+                    pos = new
+                    continue
                 m = result_match(text, pos)
                 if m is None:
                     return None
@@ -943,6 +956,27 @@ def _fast_game(g: _Game) -> Record | None:
         return _finish(g)
     except (_GiveUp, NotationError):
         return None
+
+
+_RESULT_FIELDS_SET = {"seat", *RESULT_FIELDS, "span"}
+
+
+def _fast_result(g: _Game, m: Any, line: int, column: int, pos: int) -> None:
+    """One result line in the writer's form (``_FastRoute.canonical_result``), at ``pos`` (``line``, ``column``):
+    as :func:`_read_result` reads it."""
+    seat = g.seat(m.group(1), None, 0)  # type: ignore[arg-type]
+    if seat in g.result_seats:
+        raise _GiveUp
+    g.result_seats.add(seat)
+    values: dict[str, Any] = {"seat": seat}
+    values.update(zip(RESULT_FIELDS, map(int, m.groups()[1:])))
+    values["span"] = _make(Span, {"line": line + g.line0, "column": column, "offset": pos + g.off0})
+    result = _new(SeatResult)
+    _set_dict(result, values)
+    _set_fields(result, _RESULT_FIELDS_SET)
+    _set_extra(result, None)
+    _set_private(result, None)
+    g.results.append(result)
 
 
 # Decoded pieces (an action's text between bars, blanks included) without a seat prefix, by their text: the
