@@ -117,6 +117,54 @@ def test_routes_agree_on_any_record(record):
         assert_same(fast, lark)
 
 
+GUILDS5 = "Workers Guild, Craftsmens Guild, Traders Guild, Philosophers Guild, Spies Guild"
+PLAIN = HEADER.replace("\n\n", f'\n[Guilds "{GUILDS5}"]\n[Seed "SM64-FY 7"]\n\n') + I1
+
+
+@pytest.mark.parametrize("old, new", [
+    ("", ""), ('[Seed "SM64-FY 7"]', '[Seed "sm64-fy  7"]'), ('[Seed "SM64-FY 7"]', ""), (f'"{GUILDS5}"', '"?"'),
+    ('"Alice" "Gizah" "day"', '"Al\\"ice"\n  "gizah"\t"A"'), ('"Bob"', '"  Bob  "'), ("[Edition", '[Event ""]\n[Edition'),
+    ('[Date "2026.11.29"]', '[Date "????.??.??"]'), ('[Date "2026.11.29"]', '[Date "2026.11.2x"]'),
+    ("[Seat3", '[Site "a" "b"]\n[Seat3'), ("[Seat3", "[seat3"), ('[Seat3 "Carol"', '[Seat3 "alice"'),
+    ('"Halikarnassos"', '"Gizah"'), ('"Halikarnassos" "night"', '"Halikarnassos" "dusk"'), (f"{GUILDS5}", f"{GUILDS5}, Spies Guild"),
+    ("Spies Guild", "Altar"), ("[Seat3", "[Seat4"), ('[Seed "SM64-FY 7"]', '[Seed "SM64-FY 18446744073709551616"]'),
+    ('"SM64-FY 7"', '"SM64-FY 7" "8"'), ("[Edition", '[Seats "x"]\n[Edition'), ('[Seed "SM64-FY 7"]', '[Expansions "x"]'),
+])
+def test_plain_headers_read_as_lark_reads_them(old, new):
+    """The token-free header (with its value caches warm from the line before) against Lark, on the writer's
+    header and small departures from it, valid or not; read_headers reports what Lark reports."""
+    parse(PLAIN)  # warm the caches with the plain values
+    text = PLAIN.replace(old, new, 1)
+    assert text != PLAIN or not old
+    try:
+        lark = _lark_game(text, "<t>", 3, 40)
+    except NotationError as exc:
+        assert _fast_game(_Game(text, "<t>", 3, 40)) is None
+        [error] = read_headers(text)
+        with pytest.raises(NotationError) as via_parse:
+            parse(text)
+        assert isinstance(error, NotationError) and error.to_dict() == via_parse.value.to_dict()
+        assert exc.to_dict()["rule"] == error.to_dict()["rule"]
+        return
+    assert_same(_fast_game(_Game(text, "<t>", 3, 40)), lark)
+    [h] = read_headers(text)
+    assert (h.seats, h.tags, h.guilds, h.seed, h.date) == (lark.seats, lark.tags, lark.guilds, lark.seed, lark.date)
+
+
+def test_generated_games_take_the_token_free_header_and_result_lines(monkeypatch):
+    """The writer's headers and result lines never need tokens (the fast route's cheap case)."""
+    def refuse(*args: object) -> None:
+        raise AssertionError("the slow path was taken")
+
+    texts = bot_texts()
+    monkeypatch.setattr(reader, "_fast_header", refuse)
+    monkeypatch.setattr(reader, "_read_result", refuse)
+    for text in texts:
+        assert parse(text).results
+        [h] = read_headers(text)
+        assert h.seats
+
+
 @pytest.mark.parametrize("line", [
     "result Bob: military 1 treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9 rank 1",
     "RESULT Bob : military 1 treasury 2 wonder 3 civilian 4 commercial 5 guilds 6 science 7 total 8 coins 9 rank 1",

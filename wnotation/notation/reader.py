@@ -849,6 +849,8 @@ def _read_result(g: _Game, kw: Token, tok: Token) -> None:
 # knows nothing the grammar does not: on any other line (comments, tags, ``game``, ``//``), on any error and
 # at any doubt it gives up, and the game is read again by Lark (the reference), which also reports the error.
 # So errors and their positions are Lark's by construction, and a test compares both routes' Records.
+# Two cheaper cases come first: the writer's result line (one regex for all its fields) and the common header
+# (no tokens, rosters and guild lists decoded once by their text); anything else in them takes the general code.
 
 
 class _FastRoute:
@@ -915,12 +917,169 @@ def _fast_header(g: _Game, f: _FastRoute) -> tuple[list[list[Token]], int, int]:
     return tags, pos, line
 
 
+def _fast_read_header(g: _Game, f: _FastRoute) -> tuple[int, int]:
+    """Read the header of ``g`` (as :func:`_read_header` does) and return where the body starts and the number of
+    newlines before it: by :func:`_plain_header`, else from tokens. Raises :class:`_GiveUp` or
+    :class:`NotationError` when Lark must read the game."""
+    try:
+        return _plain_header(g, f)
+    except (_GiveUp, NotationError):
+        g.header, g.seats, g.seat_keys = {}, (), {}
+    tags, pos, line = _fast_header(g, f)
+    _read_header(g, tags)
+    return pos, line
+
+
+# Decoded ``[SeatN]`` and ``[Guilds]`` values by their text (strings as written): the same rosters and guild
+# lists come again from game to game. Only valid values are kept; what depends on the game is checked each time.
+_SEAT_VALUES: dict[str, tuple[str, str, str, str]] = {}
+_GUILD_VALUES: dict[str, tuple[str, ...]] = {}
+_VALUES_MAX = 1 << 12
+
+
+def _plain_header(g: _Game, f: _FastRoute) -> tuple[int, int]:
+    """The common header read without tokens: plain tags, each reserved one at most once and well-formed, no
+    ``[Deal…]``. Sets what :func:`_read_header` sets, equal to it, and returns as :func:`_fast_read_header`;
+    raises :class:`_GiveUp` (or :class:`NotationError`) on anything else, which :func:`_read_header` then
+    reads or reports. Strings are told apart by their quotes: one string holds two unescaped ones."""
+    text = g.text
+    tag_match = f.tag.match
+    pos = f.blanks.match(text).end()
+    line = 1
+    line_start = 0
+    line0, off0 = g.line0, g.off0
+    reserved = _RESERVED_FOLDED
+    free: list[Tag] = []
+    seat_raw: dict[int, tuple[str, Span]] = {}
+    seen: set[str] = set()
+    date = guilds_raw = seed_raw = None
+    span = None
+    while True:
+        m = tag_match(text, pos)
+        if m is None:
+            break
+        name, raw = m.group(1, 2)
+        at = m.start()
+        tag_span = _make(Span, {"line": line + line0, "column": at - line_start + 1, "offset": at + off0})
+        canonical = reserved.get(name.casefold())
+        if canonical is None:
+            folded = name.casefold()
+            if folded.startswith("seat") or folded.startswith("deal") or raw.count('"') != 2:
+                raise _GiveUp
+            free.append(_make(Tag, {"name": name, "value": lexical.string_value(raw), "span": tag_span}))
+        elif canonical != name or name in seen:
+            raise _GiveUp
+        else:
+            seen.add(name)
+            if name.startswith("Seat"):
+                seat_raw[int(name[4:])] = (raw, tag_span)
+            elif raw.count('"') != 2:
+                raise _GiveUp
+            elif name == "Format":
+                if raw != f'"{FORMAT_VERSION}"' or span is not None:
+                    raise _GiveUp
+                span = tag_span
+            elif name == "Edition":
+                if raw != f'"{EDITION}"':
+                    raise _GiveUp
+            elif name == "Date":
+                date = lexical.string_value(raw)
+            elif name == "Guilds":
+                guilds_raw = raw
+            elif name == "Seed":
+                seed_raw = raw
+            else:  # Deal…, Expansions
+                raise _GiveUp
+        if span is None:  # the first tag is not [Format]
+            raise _GiveUp
+        pos = m.end()
+        line += text.count("\n", at, pos)
+        line_start = text.rfind("\n", 0, pos) + 1
+    if span is None or "Edition" not in seen or date is None or text.startswith('"', pos) or (
+        text.startswith("[", pos) and not text.startswith("[%", pos)
+    ):
+        raise _GiveUp
+    if not lexical.DATE_RE.fullmatch(date):
+        raise _GiveUp
+    n = len(seat_raw)
+    if n < 3 or max(seat_raw) != n:
+        raise _GiveUp
+    seats = []
+    seat_keys: dict[str, int] = {}
+    wonders: set[str] = set()
+    for i in range(1, n + 1):
+        raw, tag_span = seat_raw[i]
+        values = _SEAT_VALUES.get(raw)
+        if values is None:
+            values = _seat_values(f, raw)
+            if len(_SEAT_VALUES) < _VALUES_MAX:
+                _SEAT_VALUES[raw] = values
+        seat_name, key, wonder, side = values
+        if key in seat_keys or wonder in wonders:
+            raise _GiveUp
+        seat_keys[key] = i
+        wonders.add(wonder)
+        seats.append(_make(Seat, {"name": seat_name, "wonder": wonder, "side": side, "span": tag_span}))
+    guilds = None
+    if guilds_raw is not None:
+        guilds = _GUILD_VALUES.get(guilds_raw)
+        if guilds is None:
+            guilds = _guild_values(g, guilds_raw)
+            if len(_GUILD_VALUES) < _VALUES_MAX:
+                _GUILD_VALUES[guilds_raw] = guilds
+        if len(guilds) != n + 2:
+            raise _GiveUp
+    seed = None
+    if seed_raw is not None:
+        parts = lexical.string_value(seed_raw).split()
+        if (len(parts) != 2 or parts[0] != SHUFFLE_ALGORITHM or not parts[1].isdigit() or not parts[1].isascii()
+                or len(parts[1]) > 20 or int(parts[1]) >= 1 << 64):
+            raise _GiveUp
+        seed = _make(Seed, {"algorithm": SHUFFLE_ALGORITHM, "value": int(parts[1])})
+    g.seats = tuple(seats)
+    g.seat_keys = seat_keys
+    g.header = {"tags": free, "span": span, "date": None if date == lexical.UNKNOWN_DATE else date,
+                "guilds": guilds, "seed": seed, "deals": {}}
+    return pos, line
+
+
+def _seat_values(f: _FastRoute, raw: str) -> tuple[str, str, str, str]:
+    """``(name, key, Wonder, side)`` of a valid ``[SeatN]`` value written ``raw``; else raises :class:`_GiveUp`."""
+    strings = f.string.findall(raw)
+    if len(strings) != 3:
+        raise _GiveUp
+    name, wonder_s, side_s = (lexical.string_value(s) for s in strings)
+    if not name.strip():
+        raise _GiveUp
+    try:
+        wonder = _catalog.load().wonder_name(wonder_s)
+    except _catalog.CatalogError:
+        raise _GiveUp from None
+    side = _SIDES.get(side_s.strip().casefold())
+    if side is None:
+        raise _GiveUp
+    return name, " ".join(name.split()).casefold(), wonder, side
+
+
+def _guild_values(g: _Game, raw: str) -> tuple[str, ...]:
+    """The guilds of a valid ``[Guilds]`` value written ``raw`` (one string), whatever their number; else raises
+    :class:`_GiveUp` (or :class:`NotationError`)."""
+    guild_names = {c.name for c in _catalog.load().guilds}
+    tok = Token("STRING", raw, 0)
+    guilds: list[str] = []
+    for item, rel in _list_items(g, tok):
+        name = g.card(item, tok, rel) if item != UNKNOWN else UNKNOWN
+        if name not in guild_names or name in guilds:
+            raise _GiveUp
+        guilds.append(name)
+    return tuple(guilds)
+
+
 def _fast_game(g: _Game) -> Record | None:
     """The game of ``g`` read by the fast route, or ``None`` when Lark must read it (see above)."""
     f = _fast()
     try:
-        tags, pos, line = _fast_header(g, f)
-        _read_header(g, tags)
+        pos, line = _fast_read_header(g, f)
         text = g.text
         end = len(text)
         turn_match = f.turn.match
@@ -1274,13 +1433,18 @@ def _read_header_only(text: str, source: str, line0: int, off0: int, index: int)
     if not text.endswith("\n"):
         text += "\n"
     g = _Game(text, source, line0, off0)
+    f = _fast()
     try:
-        tags, _, _ = _fast_header(g, _fast())
-    except _GiveUp:  # not plain tags: the whole game tells what is wrong (or, if nothing is, its header)
-        r = _parse_game(text, source, line0, off0)
-        return Header(source, index, line0 + 1, off0, r.format, r.edition, r.date, r.seats, r.tags, r.guilds, r.seed,
-                      r.deals, r.span)
-    _read_header(g, tags)
+        _plain_header(g, f)
+    except (_GiveUp, NotationError):  # not the common case: tokens and _read_header, which tell what is wrong
+        g = _Game(text, source, line0, off0)
+        try:
+            tags, _, _ = _fast_header(g, f)
+        except _GiveUp:  # not plain tags: the whole game tells what is wrong (or, if nothing is, its header)
+            r = _parse_game(text, source, line0, off0)
+            return Header(source, index, line0 + 1, off0, r.format, r.edition, r.date, r.seats, r.tags, r.guilds,
+                          r.seed, r.deals, r.span)
+        _read_header(g, tags)
     h = g.header
     return Header(source, index, line0 + 1, off0, FORMAT_VERSION, EDITION, h["date"], g.seats, tuple(h["tags"]),
                   h["guilds"], h["seed"], tuple(sorted(h["deals"].values(), key=lambda d: d.age)), h["span"])
