@@ -129,3 +129,16 @@ def test_fold_refuses_what_apply_refuses_in_the_middle_of_a_batch(bad):
     with pytest.raises(IntegrityError) as by_fold:
         fold(s, before + [bad, ev.CoinsGained(2, 1, "sale")])
     assert str(by_fold.value) == str(by_apply.value)
+
+
+def test_production_tuples_are_interned_and_equal_to_plain_concatenation():
+    """A production history gives the very same ``own``/``tradable`` tuple in every game (trade summaries are
+    memoised on it by identity), equal by value to concatenating the sources."""
+    from wnotation.engine.state import _with_building, info, new_city
+
+    s = position([("Gizah", "day"), ("Rhodos", "day"), ("Ephesos", "day")])
+    lumber, clay = card("Lumber Yard", 1), card("Clay Pool", 1)
+    a = _with_building(_with_building(new_city(1, s.cities[0].wonder), lumber), clay)
+    b = _with_building(_with_building(new_city(1, s.cities[0].wonder), lumber), clay)
+    assert a.own is b.own and a.tradable is b.tradable
+    assert a.own == s.cities[0].own + info(lumber).sources + info(clay).sources

@@ -19,6 +19,7 @@ from . import rules, trade
 from .rules import Play, address, deal_events, end_age, picks_owed, seats_to_act, step_picks, step_turn
 from .scoring import CityView, ScoreSheet, score
 from .state import State, Table, fold, initial
+from .state import clear_caches as clear_states
 
 _FIELDS = CATEGORIES + ("total", "coins", "rank")
 
@@ -341,9 +342,10 @@ def replay(record: Record) -> Replay:
 
 def clear_caches() -> None:
     """Forget every memoised answer of the engine (trade questions, production summaries and solver tables,
-    interned events, seeded deals, guild lists), e.g. to measure a first replay, or to free memory. Card data and
-    card look-ups stay. Results never change."""
+    interned events and production tuples, seeded deals, guild lists), e.g. to measure a first replay, or to free
+    memory. Card data and card look-ups stay. Results never change."""
     rules.clear_caches()
+    clear_states()
     for memo in (trade._solve, trade._reach, trade._space, trade._tuple_sources_key, dealing._deal,
                  dealing.guilds_of):
         memo.cache_clear()

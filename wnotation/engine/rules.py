@@ -194,8 +194,14 @@ def _supply(sources) -> tuple[dict[str, int], tuple]:
     dictionary hit after that. Lists are summarised afresh each time."""
     if type(sources) is tuple:
         found = _SUPPLY.get(id(sources))
-        if found is not None and found[0] is sources:
-            return found[1], found[2]
+        if found is None or found[0] is not sources:
+            found = _summary(sources)
+        return found[1], found[2]
+    return _summary(sources)[1:]
+
+
+def _summary(sources) -> tuple:
+    """``(sources, singles, either/or sources)``, memoised by identity when ``sources`` is a tuple."""
     singles: dict[str, int] = {}
     multi = []
     for src in sources:
@@ -204,12 +210,12 @@ def _supply(sources) -> tuple[dict[str, int], tuple]:
             singles[r] = singles.get(r, 0) + 1
         else:
             multi.append(tuple(src))
-    multi_t = tuple(multi)
+    found = (sources, singles, tuple(multi))
     if type(sources) is tuple:
         if len(_SUPPLY) >= _MEMO_MAX:
             _SUPPLY.clear()
-        _SUPPLY[id(sources)] = (sources, singles, multi_t)
-    return singles, multi_t
+        _SUPPLY[id(sources)] = found
+    return found
 
 
 def cheapest_options(cost: Mapping[str, int], own, left, right, prices, budget: int) -> tuple[Purchase, ...]:
@@ -233,48 +239,87 @@ def cheapest_options(cost: Mapping[str, int], own, left, right, prices, budget: 
 
 def _reduced(cost: Mapping[str, int], own, left, right, prices) -> tuple[Purchase, ...]:
     """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), via the reductions
-    described in :func:`cheapest_options`."""
-    singles, rest = _supply(own)
+    described in :func:`cheapest_options`.
+
+    The memo key is compact: what each neighbour offers is keyed as its capped unit count per needed resource
+    (in ``need`` order) plus its cut-down either/or sources, which determines :func:`_offered` exactly; the
+    offered sources themselves are built only for a new question. The production summaries are looked up inline
+    (:func:`_supply`'s memo)."""
+    found = _SUPPLY.get(id(own))
+    if found is None or found[0] is not own:
+        found = _summary(own)
+    singles = found[1]
     need = {}
     for r, n in cost.items():
-        n -= singles.get(r, 0)
+        k = singles.get(r)
+        if k:
+            n -= k
         if n > 0:
             need[r] = n
     if not need:
         return _COVERED
-    changed = bool(rest)
-    while changed and need:
-        changed = False
-        kept = []
-        for src in rest:
-            useful = [r for r in src if r in need]
-            if not useful:
-                continue
-            if len(useful) == 1:
-                r = useful[0]
-                if need[r] == 1:
-                    del need[r]
-                else:
-                    need[r] -= 1
-                changed = True
-                continue
-            kept.append(tuple(useful) if len(useful) < len(src) else src)
-        rest = kept
-    if not need:
-        return _COVERED
+    rest = found[2]
+    if rest:
+        changed = True
+        while changed and need:
+            changed = False
+            kept = []
+            for src in rest:
+                useful = [r for r in src if r in need]
+                if not useful:
+                    continue
+                if len(useful) == 1:
+                    r = useful[0]
+                    if need[r] == 1:
+                        del need[r]
+                    else:
+                        need[r] -= 1
+                    changed = True
+                    continue
+                kept.append(tuple(useful) if len(useful) < len(src) else src)
+            rest = kept
+        if not need:
+            return _COVERED
+        rest = tuple(rest)
+    sl = _SUPPLY.get(id(left))
+    if sl is None or sl[0] is not left:
+        sl = _summary(left)
+    sr = _SUPPLY.get(id(right))
+    if sr is None or sr[0] is not right:
+        sr = _summary(right)
+    ls, rs = sl[1], sr[1]
+    lk = []
+    rk = []
+    for r, n in need.items():
+        k = ls.get(r, 0)
+        lk.append(k if k < n else n)
+        k = rs.get(r, 0)
+        rk.append(k if k < n else n)
     # the prices as plain ints in the key: hashing and comparing a Prices dataclass runs Python code
-    question = (tuple(need.items()), tuple(rest), _offered(left, need), _offered(right, need),
-                (prices.left_raw, prices.left_manufactured, prices.right_raw, prices.right_manufactured))
+    question = (tuple(need.items()), rest, tuple(lk), _cut(sl[2], need) if sl[2] else (), tuple(rk),
+                _cut(sr[2], need) if sr[2] else (),
+                prices.left_raw, prices.left_manufactured, prices.right_raw, prices.right_manufactured)
     answer = _REDUCED.get(question)
     if answer is None:
-        if rest or any(len(src) > 1 for src in question[2] + question[3]):
-            answer = cheapest(*question[:4], prices, 1 << 30)
+        offered_left, offered_right = _offered(left, need), _offered(right, need)
+        if rest or question[3] or question[5]:
+            answer = cheapest(need, rest, offered_left, offered_right, prices, 1 << 30)
         else:
-            answer = _singles_answer(need, question[2], question[3], prices)
+            answer = _singles_answer(need, offered_left, offered_right, prices)
         if len(_REDUCED) >= _MEMO_MAX:
             _REDUCED.clear()
         _REDUCED[question] = answer
     return answer
+
+
+def _cut(multi: tuple, need: dict[str, int]) -> tuple:
+    """Either/or sources cut down to the resources in ``need``, empty ones dropped (as :func:`_offered` does)."""
+    out = []
+    for src in multi:
+        useful = tuple([r for r in src if r in need])
+        if useful:
+            out.append(useful)
+    return tuple(out)
 
 
 def _singles_answer(need: dict[str, int], left: tuple, right: tuple, prices: Prices) -> tuple[Purchase, ...]:

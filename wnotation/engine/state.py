@@ -154,9 +154,39 @@ class City(NamedTuple):
         return sum(self.tokens)
 
 
+#: Production tuples, interned: ``(id(a), id(b)) -> (a, b, a + b)``. A city's ``own`` and ``tradable`` grow by
+#: concatenation from a starting tuple (interned per resource) with a card's or stage's sources (cached per design),
+#: so the same production history gives the very same tuple in every game, and whatever is memoised on a
+#: production tuple by identity (the trade questions' supply summaries) is computed once per history, not once per
+#: game. Equal by value to plain concatenation; bounded (cleared when full, see :func:`clear_caches`).
+_JOINED: dict[tuple[int, int], tuple] = {}
+_STARTS: dict[str, tuple] = {}
+_JOINED_MAX = 1 << 14
+
+
+def _joined(a: tuple, b: tuple) -> tuple:
+    """``a + b``, interned (see ``_JOINED``)."""
+    found = _JOINED.get((id(a), id(b)))
+    if found is not None and found[0] is a and found[1] is b:
+        return found[2]
+    if len(_JOINED) >= _JOINED_MAX:
+        _JOINED.clear()
+    ab = a + b
+    _JOINED[(id(a), id(b))] = (a, b, ab)
+    return ab
+
+
+def clear_caches() -> None:
+    """Forget the interned production tuples (results never change)."""
+    _JOINED.clear()
+    _STARTS.clear()
+
+
 def new_city(seat: int, wonder: WonderSide) -> City:
     """A city before Age I: the starting resource and 3 coins (R-START)."""
-    start = ((wonder.resource,),)
+    start = _STARTS.get(wonder.resource)
+    if start is None:
+        start = _STARTS[wonder.resource] = ((wonder.resource,),)
     return City(seat, wonder, (), frozenset(), frozenset(), 0, (), (), 3, 0, (), (), start, start, (),
                 prices_for(()), frozenset(), 0)
 
@@ -260,8 +290,9 @@ def _with_building(c: City, card: Card) -> City:
         c.seat, c.wonder, c.buildings + (card,), c.names | {card.name}, c.colours | {card.colour}, c.stages,
         c.stage_ages, c.staged, c.coins, c.shields + i.shields,
         c.science + (i.science,) if i.science else c.science, c.tokens,
-        c.own + i.sources if i.sources else c.own, c.tradable + i.tradable if i.tradable else c.tradable,
-        discounts, prices_for(discounts) if i.discounts else c.prices, c.powers, c.picks,
+        _joined(c.own, i.sources) if i.sources else c.own,
+        _joined(c.tradable, i.tradable) if i.tradable else c.tradable, discounts,
+        prices_for(discounts) if i.discounts else c.prices, c.powers, c.picks,
     ))
 
 
@@ -284,8 +315,9 @@ def _stage_built(s: State, e: ev.StageBuilt) -> State:
     city = City(
         c.seat, c.wonder, c.buildings, c.names, c.colours, e.stage, c.stage_ages + (s.age,),
         c.staged + (e.card,), c.coins, c.shields + i.shields, c.science + (i.science,) if i.science else c.science,
-        c.tokens, c.own + i.sources if i.sources else c.own, c.tradable + i.tradable if i.tradable else c.tradable,
-        c.discounts, c.prices, c.powers | powers if powers else c.powers, picks,
+        c.tokens, _joined(c.own, i.sources) if i.sources else c.own,
+        _joined(c.tradable, i.tradable) if i.tradable else c.tradable, c.discounts, c.prices,
+        c.powers | powers if powers else c.powers, picks,
     )
     return _replace_city(s, e.seat, city, hands=_hands_without(s, e.seat, e.card))
 
@@ -499,9 +531,9 @@ def _d_card_built(d: _Draft, e: ev.CardBuilt) -> bool:
     if i.science:
         c[_SCIENCE] = c[_SCIENCE] + (i.science,)
     if i.sources:
-        c[_OWN] = c[_OWN] + i.sources
+        c[_OWN] = _joined(c[_OWN], i.sources)
     if i.tradable:
-        c[_TRADABLE] = c[_TRADABLE] + i.tradable
+        c[_TRADABLE] = _joined(c[_TRADABLE], i.tradable)
     if i.discounts:
         c[_DISCOUNTS] = c[_DISCOUNTS] + i.discounts
         c[_PRICES] = prices_for(c[_DISCOUNTS])
@@ -528,9 +560,9 @@ def _d_stage_built(d: _Draft, e: ev.StageBuilt) -> bool:
     if i.science:
         c[_SCIENCE] = c[_SCIENCE] + (i.science,)
     if i.sources:
-        c[_OWN] = c[_OWN] + i.sources
+        c[_OWN] = _joined(c[_OWN], i.sources)
     if i.tradable:
-        c[_TRADABLE] = c[_TRADABLE] + i.tradable
+        c[_TRADABLE] = _joined(c[_TRADABLE], i.tradable)
     if powers:
         c[_POWERS] = c[_POWERS] | powers
     c[_PICKS] += sum(1 for x in st.effects if isinstance(x, BuildFromDiscard))
