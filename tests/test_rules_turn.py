@@ -179,3 +179,15 @@ def test_R_TURN__a_missing_turn_six_action_is_one_finding():
     s = position(TABLE, turn=5, hands=[["Altar", "Loom"], ["Stockade", "Well"], ["Barracks", "Press"]])
     _, findings, after = step_turn(s, [P(1, "sell", "Altar", discard="Loom"), P(2, "sell", "Well", discard="?")])
     assert rules_of(findings) == ["R-TURN"] and after.hands == ((), (), ())
+
+
+def test_R_TURN__plays_in_any_order_or_from_a_generator_resolve_alike():
+    """step_turn's usual path (one play per seat, in seat order) and its general path give the same turn."""
+    s = position(TABLE, cities=[{}, {"buildings": ["Lumber Yard", "Timber Yard"]}],
+                 hands=hands("Altar", "Stockade", "Theater", "Loom", "Press", "Baths", "Tavern"))
+    plays = [P(1, "build", "Altar"), P(2, "stage", "?"), P(3, "sell", "Loom")]
+    usual = step_turn(s, plays)
+    assert usual[1] == ()
+    assert step_turn(s, plays[::-1]) == usual
+    assert step_turn(s, iter(plays)) == usual
+    assert step_turn(s, tuple(plays)) == usual

@@ -635,30 +635,34 @@ def step_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...]
     if not acting:
         raise ValueError(f"no turn can be played at {state.address}")
     t = _Turn(state, state.turn + 1)
-    chosen: dict[int, Play] = {}
-    for p in plays:
-        if p.seat not in acting:
-            if t.turn == 7:
-                t.find("R-BABYLON-N1", f"{t.name(p.seat)} has no last card to play in an extra turn", p.seat, p.span)
-            else:
-                t.find("R-TURN", f"seat {p.seat} is not at the table", p.seat, p.span)
-        elif p.seat in chosen:
-            t.find("R-TURN", f"{t.name(p.seat)} plays twice in one turn; the second play is ignored", p.seat, p.span)
-        else:
-            chosen[p.seat] = p
+    if type(plays) is not list and type(plays) is not tuple:
+        plays = list(plays)
     placements: list = []
     incomes: list = []
-    for seat in acting:
-        p = chosen.get(seat)
-        if p is None:
-            if t.turn == 7:
-                t.find("R-BABYLON-N1", f"{t.name(seat)} kept a last card but plays no extra turn; it is discarded",
-                       seat, None)
-            else:
-                t.find("R-TURN", f"{t.name(seat)} has no action this turn; a card of the hand is discarded",
-                       seat, None)
-            p = chosen[seat] = Play(seat, "discard", None)
-        _place(t, p, placements, incomes)
+    # The usual turn: one play per acting seat, in seat order (no seat to look up, nothing to report).
+    usual = len(plays) == len(acting)
+    if usual:
+        for p, seat in zip(plays, acting):
+            if p.seat != seat:
+                usual = False
+                break
+    if usual:
+        chosen = dict(zip(acting, plays)) if t.turn == 6 else None
+        for p in plays:
+            _place(t, p, placements, incomes)
+    else:
+        chosen = _chosen(t, acting, plays)
+        for seat in acting:
+            p = chosen.get(seat)
+            if p is None:
+                if t.turn == 7:
+                    t.find("R-BABYLON-N1", f"{t.name(seat)} kept a last card but plays no extra turn; it is "
+                           "discarded", seat, None)
+                else:
+                    t.find("R-TURN", f"{t.name(seat)} has no action this turn; a card of the hand is discarded",
+                           seat, None)
+                p = chosen[seat] = Play(seat, "discard", None)
+            _place(t, p, placements, incomes)
     # One draft for the whole turn (as fold(fold(state, placements), tail), in one pass): the incomes and the last
     # cards are decided on the draft holding every placement.
     placed = _Draft(state)
@@ -678,6 +682,22 @@ def step_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...]
         if f is None or not f(placed, e):
             placed.push(e)
     return tuple(placements + tail), tuple(t.findings), placed.freeze()
+
+
+def _chosen(t: _Turn, acting: tuple[int, ...], plays: Sequence[Play]) -> dict[int, Play]:
+    """Each seat's first play, reporting plays of seats that do not act and second plays (R-TURN, R-BABYLON-N1)."""
+    chosen: dict[int, Play] = {}
+    for p in plays:
+        if p.seat not in acting:
+            if t.turn == 7:
+                t.find("R-BABYLON-N1", f"{t.name(p.seat)} has no last card to play in an extra turn", p.seat, p.span)
+            else:
+                t.find("R-TURN", f"seat {p.seat} is not at the table", p.seat, p.span)
+        elif p.seat in chosen:
+            t.find("R-TURN", f"{t.name(p.seat)} plays twice in one turn; the second play is ignored", p.seat, p.span)
+        else:
+            chosen[p.seat] = p
+    return chosen
 
 
 def resolve_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...], tuple[Finding, ...]]:
