@@ -17,6 +17,7 @@ After an illegal play the replay goes on as the record says, so that one error d
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from ..catalog import (
@@ -97,7 +98,13 @@ def seats_to_act(state: State) -> tuple[int, ...]:
 
 def picks_owed(state: State) -> tuple[int, ...]:
     """The seats owed a build from the discard pile (R-HALI), in seat order."""
-    return tuple(c.seat for c in state.cities if c.picks)
+    cities = state.cities
+    if not any(map(_picks_of, cities)):  # the usual answer, asked after every turn: looked for in C
+        return ()
+    return tuple(c.seat for c in cities if c.picks)
+
+
+_picks_of = operator.itemgetter(City._fields.index("picks"))
 
 
 # --- paying ---------------------------------------------------------------------------------------------------

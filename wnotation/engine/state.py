@@ -182,13 +182,16 @@ def clear_caches() -> None:
     _STARTS.clear()
 
 
+_LIST_PRICES = prices_for(())  # 2 coins a unit from either neighbour (R-PRICE): a frozen value, shared
+
+
 def new_city(seat: int, wonder: WonderSide) -> City:
     """A city before Age I: the starting resource and 3 coins (R-START)."""
     start = _STARTS.get(wonder.resource)
     if start is None:
         start = _STARTS[wonder.resource] = ((wonder.resource,),)
     return City(seat, wonder, (), frozenset(), frozenset(), 0, (), (), 3, 0, (), (), start, start, (),
-                prices_for(()), frozenset(), 0)
+                _LIST_PRICES, frozenset(), 0)
 
 
 class State(NamedTuple):
