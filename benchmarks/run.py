@@ -295,7 +295,7 @@ def report(c: Corpus, m: dict, res: dict, args) -> str:
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     lines.append("")
     if "cli" in mem:
-        lines.append("`wnotation check PATH` (the CLI reads the whole file and keeps a report per game):")
+        lines.append("`wnotation check PATH` (the whole command: streams pieces of whole games, keeps counts and the reports with diagnostics):")
         lines.append("")
         rows = [["file", "games", "size", "peak RSS", "wall s", "exit"], ["---"] * 6]
         for label in ("small", "large"):
