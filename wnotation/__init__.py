@@ -28,12 +28,13 @@ def parse(text: str, *, source: str = "<string>") -> "Record":
     return _parse(text, source=source)
 
 
-def read_games(path_or_file_or_text: Any, *, source: str | None = None) -> Any:
-    """Yield each game of a file, open file or text: a Record, or the ``NotationError`` of a broken game (the
-    next game is still read). See :func:`wnotation.notation.read_games`."""
+def read_games(path_or_file_or_text: Any, *, source: str | None = None, errors: str = "collect") -> Any:
+    """Yield each game of a file, open file or text: a Record, or (``errors="collect"``) the ``NotationError`` of
+    a broken game, the next game still read; ``errors="raise"`` raises it instead. See
+    :func:`wnotation.notation.read_games`."""
     from .notation import read_games as _read_games
 
-    return _read_games(path_or_file_or_text, source=source)
+    return _read_games(path_or_file_or_text, source=source, errors=errors)
 
 
 def write(record: "Record") -> str:
