@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wnotation.catalog import Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide
+from wnotation.catalog import (
+    SCIENCE_SYMBOLS, Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide,
+)
 
 CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science")
 
@@ -142,8 +144,7 @@ def science_score(city: CityView) -> int:
     """The science category: symbols of the city's cards (guilds included) and of its built stages."""
     symbols = [e.symbol for c in city.cards for e in c.effects if isinstance(e, Science)]
     symbols += [e.symbol for e in city.built_stage_effects() if isinstance(e, Science)]
-    return science_points(symbols.count("tablet"), symbols.count("compass"), symbols.count("gear"),
-                          symbols.count("any"))
+    return science_points(*(symbols.count(s) for s in SCIENCE_SYMBOLS), symbols.count("any"))
 
 
 # --- the sheet -----------------------------------------------------------------------------------------------
