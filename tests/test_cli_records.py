@@ -109,6 +109,47 @@ def test_score_of_an_unfinished_game(tmp_path):
     assert result.stderr == "error: game 1 of <stdin> is incomplete (the record stops at II.end): no score sheet\n"
 
 
+def _without_guilds_and_seed(text: str) -> str:
+    return "\n".join(ln for ln in text.split("\n") if not ln.startswith(("[Guilds ", "[Seed ")))
+
+
+def test_the_guild_note_is_shown_by_check_only(tmp_path):
+    path = tmp_path / "no-guilds.7wn"
+    path.write_text(_without_guilds_and_seed(game_text()), encoding="utf-8")
+    note = "names neither its guilds nor a seed"
+    assert note in run("check", str(path)).stderr
+    for command in (["score"], ["score", "--json"], ["show"], ["show", "--at", "III.2"]):
+        result = run(*command, str(path))
+        assert note not in result.stderr and result.stderr == "", command
+
+
+def _with_unnamed_build(text: str) -> str:
+    """The game with Ada's first build in Age III written as ``?``."""
+    lines = text.split("\n")
+    k = next(i for i, ln in enumerate(lines) if ln.startswith("III.1 "))
+    head, rest = lines[k].split(" ", 1)
+    parts = rest.split(" | ")
+    assert not parts[0].startswith(("stage ", "sell ")), parts[0]
+    lines[k] = f"{head} " + " | ".join(["?", *parts[1:]])
+    return "\n".join(lines)
+
+
+def test_score_says_the_sheet_is_incomplete_when_a_built_card_is_unnamed():
+    text = _with_unnamed_build(_without_guilds_and_seed(game_text(4, 11)))
+    missing = "the sheet is incomplete: it leaves out 1 card the record does not name (III.1 Ada's build)"
+    result = run("score", "-", input=text, code=1)
+    assert "error[R-TURN]" in result.stderr and f"warning: {missing}\n" in result.stderr
+    assert result.stdout.splitlines()[-1] == missing
+    data = json.loads(run("score", "-", "--json", input=text, code=1).stdout)
+    assert data["incomplete"] is True
+    assert data["missing"] == [{"address": "III.1", "seat": 1, "name": "Ada", "what": "build"}]
+
+
+def test_score_of_a_fully_named_game_is_complete(game):
+    data = json.loads(run("score", game, "--json").stdout)
+    assert (data["incomplete"], data["missing"]) == (False, [])
+
+
 def test_score_rich_table_on_a_terminal(monkeypatch, game):
     monkeypatch.setattr(cli, "_is_terminal", lambda: True)
     out = run("score", game).stdout

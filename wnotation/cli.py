@@ -861,7 +861,9 @@ SCORE_EPILOG = """\b
 The sheet is laid out like the score pad: a column per seat, a row per category (military,
 treasury, wonder, civilian, commercial, guilds, science), then total, coins and rank (ties on
 points broken by coins; seats still tied share the rank). Findings go to stderr; exit 1 if any
-is an error or the game is incomplete.
+is an error or the game is incomplete. A card a seat built that the record does not name (a
+build or a pick of ?) cannot be scored: the sheet then says what it leaves out (--json:
+"incomplete" and "missing").
 
 \b
 Examples:
@@ -872,11 +874,11 @@ Examples:
 
 def _replayed(record: Any, lines: list[str], source: str) -> tuple[Any, int]:
     """Replay ``record``, print its findings to stderr, and return the replay and the exit code they give."""
-    from .diagnostics import diagnostics_of
+    from .diagnostics import diagnostics_of, is_check_only
     from .engine import replay
 
     played = replay(record)
-    found = diagnostics_of(record, played.findings, lines, source)
+    found = diagnostics_of(record, [f for f in played.findings if not is_check_only(f)], lines, source)
     for d in found:
         _err(str(d))
     return played, EXIT_FINDINGS if any(d.severity == "error" for d in found) else EXIT_OK
@@ -899,11 +901,17 @@ def score(file: str, game: int, as_json: bool) -> int:
         last = played.final.address if played.final is not None else "the start"
         _err(f"error: game {game} of {source} is incomplete (the record stops at {last}): no score sheet")
         return EXIT_FINDINGS
+    missing = render.unnamed_cards(record)
+    if missing:
+        _err(f"warning: {render.unnamed_text(missing)}")
     if as_json:
-        _emit_json({"source": source, "game": game} | render.score_data(record, played.scores))
+        _emit_json({"source": source, "game": game} | render.score_data(record, played.scores)
+                   | {"incomplete": bool(missing), "missing": missing})
     else:
         header, rows = render.score_table(record, played.scores)
         _print_table(header, rows, right_align=True)
+        if missing:
+            click.echo(render.unnamed_text(missing))
     return code
 
 

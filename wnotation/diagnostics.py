@@ -17,7 +17,7 @@ from .record import Record, Span
 
 __all__ = ["CheckReport", "CheckTally", "Diagnostic", "FileReport", "GameReport", "check", "check_file",
            "check_piece", "check_pieces", "check_record", "check_text", "diagnostics_of", "file_lines", "game_pieces",
-           "iter_check", "iter_pieces", "no_game_remark", "normalise", "read_text", "scan_file"]
+           "is_check_only", "iter_check", "iter_pieces", "no_game_remark", "normalise", "read_text", "scan_file"]
 
 Severity = Literal["error", "warning", "note"]
 SEVERITIES: tuple[str, ...] = ("error", "warning", "note")
@@ -300,6 +300,13 @@ def diagnostics_of(record: Record, findings: Iterable[Any], lines: list[str] | N
         out.append(Diagnostic(f.severity, f.rule, message, source, span.line + line0, span.column,
                               _line(lines, span.line), "finding", f.address, f.seat))
     return tuple(sorted(out, key=lambda d: (d.line, d.column)))
+
+
+def is_check_only(finding: Any) -> bool:
+    """True for an engine remark that only ``check`` shows: the Age III note that a record names neither its
+    guilds nor a seed. It qualifies the check itself; next to a score sheet or a position it is noise."""
+    return (finding.severity == "note" and finding.rule == "R-DECK"
+            and "names neither its guilds nor a seed" in finding.message)
 
 
 def _score_rows(sheet: Any) -> tuple[dict[str, int], ...]:

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any, Sequence
 
 from .catalog import COLOURS, Card
-from .record import CATEGORIES, Record
+from .record import CATEGORIES, UNKNOWN, Record
 
 #: The rows of the score pad, top to bottom (the seven categories of R-SCORE, then the total, coins and rank).
 SCORE_ROWS: tuple[str, ...] = CATEGORIES + ("total", "coins", "rank")
@@ -56,6 +56,30 @@ def score_data(record: Record, sheet: Any) -> dict[str, Any]:
         seats.append({"seat": line.seat, "name": seat.name, "wonder": seat.wonder, "side": seat.side}
                      | {name: getattr(line, name) for name in SCORE_ROWS})
     return {"seats": seats, "winners": [record.seats[s - 1].name for s in sheet.winners()]}
+
+
+def unnamed_cards(record: Record) -> list[dict[str, Any]]:
+    """The cards seats put into their cities that the record does not name: a build of ``?`` and a pick of ``?``
+    from the discard pile. The engine cannot score them, so a score sheet of such a record is incomplete. One
+    JSON-ready dict per card (``address``, ``seat``, ``name``, ``what``), in record order; fresh on each call."""
+    out = []
+    for turn in record.turns:
+        for action in turn.actions:
+            name = record.seats[action.seat - 1].name if 1 <= action.seat <= record.players else f"#{action.seat}"
+            if action.use == "build" and action.card == UNKNOWN:
+                out.append({"address": turn.label, "seat": action.seat, "name": name, "what": "build"})
+            if action.pick is not None and action.pick.card == UNKNOWN:
+                out.append({"address": turn.label, "seat": action.seat, "name": name, "what": "pick"})
+    return out
+
+
+def unnamed_text(missing: Sequence[dict[str, Any]]) -> str:
+    """One line saying what an incomplete score sheet leaves out, e.g. ``the sheet is incomplete: it leaves out
+    2 cards the record does not name (I.1 Ann's build, II.4 Bob's pick from the discard pile)``."""
+    what = {"build": "build", "pick": "pick from the discard pile"}
+    items = ", ".join(f"{m['address']} {m['name']}'s {what[m['what']]}" for m in missing)
+    cards = "1 card" if len(missing) == 1 else f"{len(missing)} cards"
+    return f"the sheet is incomplete: it leaves out {cards} the record does not name ({items})"
 
 
 # --- cities and positions --------------------------------------------------------------------------------------
