@@ -86,10 +86,31 @@ def test_warnings_and_notes_do_not_fail(tmp_path):
     assert result.stdout.startswith("checked 1 game in 1 file: all good (1 warning")
 
 
-def test_an_empty_file_is_a_warning(tmp_path):
+@pytest.mark.parametrize("content", ["", "\n\n", "  \t\n"], ids=["empty", "blank", "spaces"])
+def test_an_input_without_a_game_is_an_error(tmp_path, content):
+    path = _write(tmp_path / "empty.7wn", content)
+    result = run("check", path, code=1)
+    assert f"{path}:1:1: error[games]: no game in this input" in result.stderr
+    assert result.stdout == "checked 0 games in 1 file: 1 file without a game (1 error)\n"
+
+
+def test_empty_stdin_is_an_error():
+    result = run("check", "-", input="", code=1)
+    assert result.stderr.startswith("<stdin>:1:1: error[games]: no game in this input")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_allow_empty_accepts_an_input_without_a_game_with_a_warning(tmp_path, jobs):
     path = _write(tmp_path / "empty.7wn", "\n\n")
-    result = run("check", path)
+    clean = _write(tmp_path / "clean.7wn", game_text())
+    result = run("check", path, clean, "--allow-empty", "--jobs", jobs)
     assert f"{path}:1:1: warning[games]: no game in this input" in result.stderr
+    assert result.stdout == "checked 1 game in 2 files: all good (1 warning)\n"
+    assert run("check", path, clean, "--jobs", jobs, code=1).stdout == \
+        "checked 1 game in 2 files: 1 file without a game (1 error)\n"
+    data = json.loads(run("check", path, "--json", code=1).stdout)
+    assert data["files"][0]["ok"] is False and data["summary"]["empty"] == 1
+    assert json.loads(run("check", path, "--json", "--allow-empty").stdout)["files"][0]["ok"] is True
 
 
 def test_stdin():
@@ -306,7 +327,9 @@ def test_streamed_json_is_the_report_json_byte_for_byte(tmp_path, jobs):
     assert result.stderr == ""
     assert run("check", empty, "--json", code=1).stdout == _expected_json(check_file(empty))
     blank = _write(tmp_path / "blank.7wn", "\n\n")
-    assert run("check", blank, "--json").stdout == _expected_json(check_file(blank))
+    assert run("check", blank, "--json", code=1).stdout == _expected_json(check_file(blank))
+    assert run("check", blank, "--json", "--allow-empty").stdout == \
+        _expected_json(check_file(blank, allow_empty=True))
     assert check_file(blank).remarks
     assert run("check", clean, "--json", "-j", jobs).stdout == _expected_json(check_file(clean))
     assert FileReport  # the names the JSON comes from

@@ -493,8 +493,9 @@ CHECK_EPILOG = """\b
 Diagnostics go to stderr, compiler-style, with the source line and a caret:
   game.7wn:41:9: error[R-TRADE]: Bob cannot build Temple: …
 The summary line goes to stdout; with --json the whole report does (and nothing to stderr).
-Exit codes: 0 no errors (warnings and notes allowed), 1 an error in some record,
-2 an input that cannot be read (missing file, not UTF-8) or a usage error.
+Exit codes: 0 no errors (warnings and notes allowed), 1 an error in some record or an
+input without any game (unless --allow-empty), 2 an input that cannot be read (missing
+file, not UTF-8) or a usage error.
 
 \b
 Examples:
@@ -510,7 +511,9 @@ Examples:
               help="Check in N worker processes (0: one per CPU); a big file is cut into pieces of whole games "
               "for them. Output is the same, in input order, whatever N is.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON on stdout.")
-def check(paths: tuple[str, ...], jobs: int, as_json: bool) -> int:
+@click.option("--allow-empty", is_flag=True, help="Accept an input without any game (empty, blank, only "
+              "comments) with a warning; by default it is an error (exit 1), so a truncated file does not pass.")
+def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -> int:
     """Check 7WN records: read every game, replay it under the rules, verify its expected results.
 
     PATH is a .7wn file, a directory (searched recursively for *.7wn files) or - for standard input. A broken
@@ -523,7 +526,7 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool) -> int:
     tally = CheckTally()
     out = _JsonReport(tally) if as_json else None
     with _Progress(len(inputs), "checking", always=jobs != 1) as progress:
-        for run in _check_all(inputs, jobs, progress):
+        for run in _check_all(inputs, jobs, progress, allow_empty):
             if out is None and run.error is not None:
                 progress.echo(f"error: cannot read {run.source}: {run.error}")
             if out is not None:
@@ -570,7 +573,8 @@ class _JsonReport:
         self.empty = False
 
     def end(self, error: str | None, remarks: Sequence[Any]) -> None:
-        head = {"source": self.source, "ok": error is None and self.ok, "error": error,
+        ok = error is None and self.ok and not any(d.severity == "error" for d in remarks)
+        head = {"source": self.source, "ok": ok, "error": error,
                 "remarks": [d.to_dict() for d in remarks], "games": []}
         text = _json_at(head, 2, first=True)
         assert text.endswith('"games": []\n    }')
@@ -617,8 +621,10 @@ class _Run:
     (``games()``, numbered across pieces: consume them before the next input), then ``remarks`` (the warning of
     an input without games)."""
 
-    def __init__(self, source: str, error: str | None, results: Iterator[tuple[Any, ...]], first: list[str]) -> None:
+    def __init__(self, source: str, error: str | None, results: Iterator[tuple[Any, ...]], first: list[str],
+                 allow_empty: bool = False) -> None:
         self.source, self.error, self.results, self.first = source, error, results, first
+        self.allow_empty = allow_empty
         self.remarks: tuple[Any, ...] = ()
 
     def games(self) -> Iterator[Any]:
@@ -632,10 +638,10 @@ class _Run:
                 index += 1
                 yield game if game.index == index else replace(game, index=index)
         if index == 0 and self.error is None:
-            self.remarks = (no_game_remark(self.source, self.first[0] if self.first else ""),)
+            self.remarks = (no_game_remark(self.source, self.first[0] if self.first else "", self.allow_empty),)
 
 
-def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress") -> Iterator[_Run]:
+def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress", allow_empty: bool = False) -> Iterator[_Run]:
     """Yield a :class:`_Run` for each input in input order.
 
     Each input is read lazily and cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`;
@@ -652,7 +658,7 @@ def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress") -> Itera
     if workers == 1:
         for path in inputs:
             source, error, count, pieces, first = _open_input(path, lambda count: 1)
-            yield _Run(source, error, (check_piece(piece, source, line0) for piece, line0 in pieces), first)
+            yield _Run(source, error, (check_piece(piece, source, line0) for piece, line0 in pieces), first, allow_empty)
             progress.advance()
         return
     import multiprocessing
@@ -666,7 +672,7 @@ def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress") -> Itera
     # thread before the pool starts (the progress bar refreshes without one).
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        yield from _Pool(pool, inputs, workers, progress).runs()
+        yield from _Pool(pool, inputs, workers, progress, allow_empty).runs()
 
 
 #: With N workers, a file is cut into about PIECES_PER_WORKER * N pieces (so that workers finish together and the
@@ -726,9 +732,11 @@ class _Pool:
     per worker submitted and not yet reported, the reports handed back in input order as :class:`_Run` objects.
     Pieces of big files are a task each; inputs of one piece are gathered several to a task."""
 
-    def __init__(self, pool: Any, inputs: Sequence[str], workers: int, progress: "_Progress") -> None:
+    def __init__(self, pool: Any, inputs: Sequence[str], workers: int, progress: "_Progress",
+                 allow_empty: bool = False) -> None:
         from collections import deque
 
+        self.allow_empty = allow_empty
         self.pool, self.workers, self.progress = pool, workers, progress
         self.batch_games = _piece_size(len(inputs), workers)  # games in a task of small files
         self.limit = PIECES_PER_WORKER * workers
@@ -788,7 +796,7 @@ class _Pool:
                 return
             _, source, error, first = self.slots.popleft()
             done = [0.0]
-            run = _Run(source, error, self._results(done), first)
+            run = _Run(source, error, self._results(done), first, self.allow_empty)
             yield run
             for _ in run.results:  # what the caller left unread
                 pass

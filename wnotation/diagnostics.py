@@ -139,8 +139,9 @@ class GameReport:
 @dataclass(frozen=True, slots=True)
 class FileReport:
     """The check of one input: its games in file order, or ``error`` (one line) when it could not be read at
-    all (missing, not a file, not UTF-8, no permission). ``remarks`` are about the input as a whole (a warning
-    when it holds no game)."""
+    all (missing, not a file, not UTF-8, no permission). ``remarks`` are about the input as a whole: the
+    :func:`no_game_remark` of an input that holds no game (an error, or a warning where empty inputs are
+    allowed)."""
 
     source: str
     games: tuple[GameReport, ...] = ()
@@ -157,7 +158,9 @@ class FileReport:
 
     @property
     def ok(self) -> bool:
-        return self.error is None and all(g.ok for g in self.games)
+        """True when the input was read, no game has an error and no remark is one."""
+        return (self.error is None and all(g.ok for g in self.games)
+                and not any(d.severity == "error" for d in self.remarks))
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "ok": self.ok, "error": self.error,
@@ -186,10 +189,10 @@ class CheckReport:
 
     @property
     def exit_code(self) -> int:
-        """2 if an input could not be read, else 1 if any game has an error, else 0."""
+        """2 if an input could not be read, else 1 if any game or input has an error, else 0."""
         if self.unreadable:
             return EXIT_UNREADABLE
-        return EXIT_FINDINGS if any(not g.ok for g in self.games) else EXIT_OK
+        return EXIT_FINDINGS if any(not f.ok for f in self.files) else EXIT_OK
 
     def tally(self) -> "CheckTally":
         """The counts behind the summary line and the exit code."""
@@ -212,13 +215,15 @@ class CheckReport:
 @dataclass
 class CheckTally:
     """What a check of several inputs counts, without keeping any report: files, games, games with errors,
-    diagnostics per severity, unreadable files. It gives the same summary line, summary data and exit code as
+    diagnostics per severity, unreadable files, inputs without a game (and how many of those are errors). It gives the same summary line, summary data and exit code as
     the :class:`CheckReport` of the same inputs (which uses it), so a check can stream its reports through it."""
 
     files: int = 0
     games: int = 0
     games_with_errors: int = 0
     unreadable: int = 0
+    empty: int = 0
+    empty_errors: int = 0
     severities: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
 
     def add_file(self, error: str | None = None, remarks: Iterable[Diagnostic] = ()) -> None:
@@ -227,6 +232,9 @@ class CheckTally:
         self.unreadable += error is not None
         for d in remarks:
             self.severities[d.severity] += 1
+            if d.rule == NO_GAME_RULE:
+                self.empty += 1
+                self.empty_errors += d.severity == "error"
 
     def add_game(self, game: GameReport) -> None:
         self.games += 1
@@ -239,18 +247,21 @@ class CheckTally:
 
     @property
     def exit_code(self) -> int:
-        """2 if an input could not be read, else 1 if any game has an error, else 0."""
+        """2 if an input could not be read, else 1 if any game has an error or an input without a game is one,
+        else 0."""
         if self.unreadable:
             return EXIT_UNREADABLE
-        return EXIT_FINDINGS if self.games_with_errors else EXIT_OK
+        return EXIT_FINDINGS if self.games_with_errors or self.empty_errors else EXIT_OK
 
     def summary(self) -> str:
         """One line, e.g. ``checked 3 games in 2 files: 1 game with errors (2 errors, 1 warning)``."""
         head = f"checked {_plural(self.games, 'game')} in {_plural(self.files, 'file')}"
         parts = []
         counts = ", ".join(_plural(self.count(s), s) for s in SEVERITIES if self.count(s))
-        if self.games_with_errors:
-            parts.append(f"{_plural(self.games_with_errors, 'game')} with errors" + (f" ({counts})" if counts else ""))
+        if self.games_with_errors or self.empty_errors:
+            failed = [_plural(self.games_with_errors, "game") + " with errors" if self.games_with_errors else "",
+                      f"{_plural(self.empty_errors, 'file')} without a game" if self.empty_errors else ""]
+            parts.append(", ".join(p for p in failed if p) + (f" ({counts})" if counts else ""))
         elif self.games:
             parts.append("all good" + (f" ({counts})" if counts else ""))
         if self.unreadable:
@@ -267,6 +278,7 @@ class CheckTally:
             "warnings": self.count("warning"),
             "notes": self.count("note"),
             "unreadable": self.unreadable,
+            "empty": self.empty,
             "text": self.summary(),
         }
 
@@ -361,19 +373,26 @@ def _game_reports(text: str, source: str, line0: int = 0) -> list[GameReport]:
     return games
 
 
-def check_text(text: str, source: str = "<string>") -> FileReport:
+def check_text(text: str, source: str = "<string>", *, allow_empty: bool = False) -> FileReport:
     """Check every game of a 7WN ``text``: a broken game is reported and the next one still checked.
 
-    An input without any game gets a warning. Cost: one parse and one replay per game."""
+    An input without any game (empty, blank, only comments) gets an error, a warning with ``allow_empty``: a
+    truncated fixture must not pass. Cost: one parse and one replay per game."""
     games = _game_reports(text, source)
     if not games:
-        return FileReport(source, (), remarks=(no_game_remark(source, _line(_lines(text), 1)),))
+        return FileReport(source, (), remarks=(no_game_remark(source, _line(_lines(text), 1), allow_empty),))
     return FileReport(source, tuple(games))
 
 
-def no_game_remark(source: str, first_line: str) -> Diagnostic:
-    """The warning about an input that holds no game (``first_line``: its first line, without the line end)."""
-    return Diagnostic("warning", "games", "no game in this input: a game starts with a line [Format \"7WN 1\"]",
+#: The rule ID of :func:`no_game_remark`.
+NO_GAME_RULE = "games"
+
+
+def no_game_remark(source: str, first_line: str, allow_empty: bool = False) -> Diagnostic:
+    """The diagnostic of an input that holds no game (``first_line``: its first line, without the line end): an
+    error, or a warning when empty inputs are allowed."""
+    return Diagnostic("warning" if allow_empty else "error", NO_GAME_RULE,
+                      "no game in this input: a game starts with a line [Format \"7WN 1\"]",
                       source, 1, 1, first_line, "notation")
 
 
@@ -434,7 +453,8 @@ def check_pieces(batch: Sequence[tuple[str, str, int]]) -> tuple[tuple[GameRepor
     return tuple(tuple(_game_reports(piece, source, line0)) for piece, source, line0 in batch)
 
 
-def iter_check(lines: Iterable[str], source: str = "<string>") -> Iterator[GameReport | Diagnostic]:
+def iter_check(lines: Iterable[str], source: str = "<string>", *,
+               allow_empty: bool = False) -> Iterator[GameReport | Diagnostic]:
     """Check the games of a normalised text given as lines (see :func:`iter_pieces`; :func:`file_lines` reads
     a file so), yielding each game's report in file order as soon as it is checked, then, if the input holds no
     game, the :func:`no_game_remark`. The same reports as :func:`check_text` of the whole text, while only one
@@ -447,7 +467,7 @@ def iter_check(lines: Iterable[str], source: str = "<string>") -> Iterator[GameR
             index += 1
             yield game if game.index == index else replace(game, index=index)
     if index == 0:
-        yield no_game_remark(source, first or "")
+        yield no_game_remark(source, first or "", allow_empty)
 
 
 BLOCK = 1 << 20
@@ -512,27 +532,30 @@ def unreadable_reason(error: BaseException) -> str:
     return " ".join(str(error).split())
 
 
-def check_file(path: str | os.PathLike[str], source: str | None = None) -> FileReport:
-    """Check the 7WN file at ``path`` (``source`` names it in diagnostics; default the path). A file that cannot
-    be read gives a report with ``error`` set, never an exception: safe to run in a worker process."""
+def check_file(path: str | os.PathLike[str], source: str | None = None, *, allow_empty: bool = False) -> FileReport:
+    """Check the 7WN file at ``path`` (``source`` names it in diagnostics; default the path; ``allow_empty`` as
+    for :func:`check_text`). A file that cannot be read gives a report with ``error`` set, never an exception:
+    safe to run in a worker process."""
     name = source if source is not None else os.fspath(path)
     try:
         text = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         return FileReport(name, (), unreadable_reason(exc))
-    return check_text(text, name)
+    return check_text(text, name, allow_empty=allow_empty)
 
 
-def check(path_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None) -> FileReport:
+def check(path_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
+          allow_empty: bool = False) -> FileReport:
     """Check a file (a path), an open text file, or a 7WN text: read every game, replay it, verify its expected
-    results. Returns a :class:`FileReport`; ``report.ok`` is true when no game has an error, and
-    ``str(d)`` of each ``d`` in ``report.diagnostics`` is its compiler-style rendering."""
+    results. Returns a :class:`FileReport`; ``report.ok`` is true when no game has an error (and the input holds
+    a game, unless ``allow_empty``), and ``str(d)`` of each ``d`` in ``report.diagnostics`` is its
+    compiler-style rendering."""
     arg = path_or_text
     if isinstance(arg, os.PathLike) or (isinstance(arg, str) and "\n" not in arg and os.path.isfile(arg)):
-        return check_file(arg, source)
+        return check_file(arg, source, allow_empty=allow_empty)
     if isinstance(arg, str):
-        return check_text(arg, source or "<string>")
-    return check_text(arg.read(), source or str(getattr(arg, "name", "<stream>")))
+        return check_text(arg, source or "<string>", allow_empty=allow_empty)
+    return check_text(arg.read(), source or str(getattr(arg, "name", "<stream>")), allow_empty=allow_empty)
 
 
 # --- formatting, verified --------------------------------------------------------------------------------------
