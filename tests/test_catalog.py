@@ -352,7 +352,7 @@ def test_wonder_lookup():
     assert CAT.wonder("gizah", "night") is CAT.wonder("GIZAH", "B")
     assert CAT.wonder("Gizah", "A").side == "day"
     with pytest.raises(CatalogError, match="did you mean Gizah"):
-        CAT.wonder("Giza", "day")
+        CAT.wonder("Gizeh", "day")
     with pytest.raises(CatalogError, match="expected day or night"):
         CAT.wonder("Gizah", "dusk")
 
@@ -433,3 +433,27 @@ def test_card_and_wonder_data_are_json():
     assert lumber["effects"] == [
         {"type": "produce", "choices": ["wood"], "amount": 1, "tradable": True, "text": "produces wood"}
     ]
+
+
+@pytest.mark.parametrize("written, name", [
+    ("Giza", "Gizah"), ("Rhodes", "Rhodos"), ("Ephesus", "Ephesos"), ("Halicarnassus", "Halikarnassos"),
+    ("giza", "Gizah"), ("RHODES", "Rhodos"),
+])
+def test_standard_english_wonder_names_are_aliases(written, name):
+    assert catalog.load().wonder_name(written) == name
+    assert catalog.wonder(written, "day").name == name
+
+
+def test_every_title_the_tool_prints_reads_back_as_its_wonder():
+    """The full names shown in titles (``The Pyramids of Giza``), with or without ``The``, name the Wonder."""
+    cat = catalog.load()
+    for w in cat.wonders:
+        assert cat.wonder_name(w.full_name) == w.name
+        assert cat.wonder_name(w.full_name.removeprefix("The ")) == w.name
+        assert cat.wonder_name(str(w).split()[0]) == w.name
+
+
+def test_an_unknown_wonder_still_suggests_the_catalogue_name():
+    with pytest.raises(catalog.CatalogError) as info:
+        catalog.load().wonder_name("Gizza")
+    assert info.value.suggestion == "Gizah"

@@ -94,7 +94,7 @@ def test_guilds_seed_and_deals():
         (("[Date", '[Edition "2e"]\n[Date'), TagError, "duplicate-tag"),
         (('"Alice" "Gizah" "day"', '"Alice" "Gizah"'), TagError, "tag-value"),
         (('"Gizah" "day"', '"Gizah" "dawn"'), TagError, "wonder-side"),
-        (('"Gizah"', '"Giza"'), UnknownNameError, "unknown-wonder"),
+        (('"Gizah"', '"Gizeh"'), UnknownNameError, "unknown-wonder"),
         (('"Babylon"', '"Gizah"'), RosterError, "duplicate-wonder"),
         (('"Bob"', '"alice"'), RosterError, "seat-name"),
         (('[Seat2 "Bob" "Babylon" "night"]\n', ""), RosterError, "seat-numbers"),
@@ -342,3 +342,20 @@ def test_keywords_fold_case_as_the_grammar_matches_them():
     a = r.turns[0].actions
     assert (a[0].use, a[0].purchase, a[1].pick.card) == ("sell", Purchase(left=("stone",), right=("wood",)), None)
     assert (r.results[0].science, r.results[0].rank) == (3, 2)
+
+
+@pytest.mark.parametrize("written, name", [("Giza", "Gizah"), ("Rhodes", "Rhodos"), ("Ephesus", "Ephesos"),
+                                           ("Halicarnassus", "Halikarnassos"), ("The Pyramids of Giza", "Gizah")])
+def test_standard_english_wonder_names_in_the_header_read_as_the_catalogue_name(written, name):
+    from wnotation.notation import write
+
+    text = HEADER.replace('"Gizah"', f'"{written}"').replace('"Halikarnassos"', '"Olympia"') + I1
+    record = parse(text)
+    assert record.seats[0].wonder == name
+    assert f'"{name}"' in write(record) and f'"{written}"' not in write(record).replace(f'"{name}"', "")
+    assert next(read_games(io.StringIO(text))) == record  # the stream route and the fast route's seat cache
+
+
+def test_an_alias_of_a_wonder_already_at_the_table_is_a_duplicate():
+    with pytest.raises(RosterError, match="Gizah is already seat 1's Wonder"):
+        parse(HEADER.replace('"Babylon"', '"Giza"') + I1)

@@ -109,3 +109,34 @@ def test_unknown_date_has_one_representation():
     assert '[Date "????.??.??"]' in write(Record(seats=seats))
     with pytest.raises(ValueError, match="None"):
         write(Record(seats=seats, date="????.??.??"))
+
+
+def _three_seat_record(turns, results=()):
+    seats = tuple(Seat(name=n, wonder=w, side="day") for n, w in (("Ann", "Gizah"), ("Ben", "Babylon"), ("Cat", "Rhodos")))
+    return Record(seats=seats, turns=turns, results=results)
+
+
+def test_actions_are_written_in_seat_order_whatever_their_order_in_the_record():
+    acts = (Action(seat=3, use="build", card="Loom"), Action(seat=1, use="sell", card="?"),
+            Action(seat=2, use="build", card="Press"))
+    text = write(_three_seat_record((Turn(age=1, number=1, actions=acts),)))
+    assert "I.1 sell ? | Press | Loom\n" in text
+    assert {a.seat: a.card for a in parse(text).turns[0].actions} == {1: "?", 2: "Press", 3: "Loom"}
+
+
+def test_a_normal_turn_without_an_action_for_every_seat_is_refused():
+    """A turn line gives each action to the seat of its place: writing seats 1 and 3 would make seat 3's play
+    seat 2's."""
+    acts = (Action(seat=1, use="build", card="Loom"), Action(seat=3, use="build", card="Press"))
+    with pytest.raises(ValueError, match="no action for seat 2"):
+        write(_three_seat_record((Turn(age=1, number=1, actions=acts),)))
+
+
+@pytest.mark.parametrize("seat", [0, 4, 99])
+def test_a_result_for_a_seat_outside_the_table_is_refused_not_misplaced(seat):
+    """Seat 0 was written as the last seat's result and seat 99 raised IndexError (unvalidated Records)."""
+    from wnotation.record import SeatResult
+
+    record = _three_seat_record(()).model_copy(update={"results": (SeatResult.model_construct(seat=seat, total=3),)})
+    with pytest.raises(ValueError, match="this game has seats 1 to 3"):
+        write(record)

@@ -366,7 +366,7 @@ class Catalog:
         self.guilds: tuple[Card, ...] = tuple(c for c in self.cards if c.is_guild)
         self._by_key: dict[tuple[str, int], Card] = {(normalise(c.name), c.age): c for c in self.cards}
         self._names: dict[str, str] = {normalise(c.name): c.name for c in self.cards}
-        self._wonder_names: dict[str, str] = {normalise(w.name): w.name for w in self.wonders}
+        self._wonder_names: dict[str, str] = _wonder_spellings(self.wonders, data.get("wonder_aliases", {}))
         self._wonders: dict[tuple[str, str], WonderSide] = {(w.name, w.side): w for w in self.wonders}
 
     # lookups ------------------------------------------------------------------------------------------------
@@ -399,6 +399,9 @@ class Catalog:
         return next(self._by_key[(key, a)] for a in AGES if (key, a) in self._by_key)
 
     def wonder_name(self, name: str) -> str:
+        """The catalogue's name of a Wonder: matched as a card name is, and by its English spelling (``Giza``,
+        ``Rhodes``) or its full name (``The Pyramids of Giza``), so every name the tool prints reads back.
+        Raises :class:`CatalogError` with a suggestion for anything else."""
         found = self._wonder_names.get(normalise(name))
         if found is None:
             raise _unknown("Wonder", name, self._wonder_names)
@@ -417,6 +420,16 @@ class Catalog:
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
+
+
+def _wonder_spellings(wonders: tuple[WonderSide, ...], aliases: dict[str, list[str]]) -> dict[str, str]:
+    """Matching key -> catalogue name for every accepted spelling of each Wonder (its name first)."""
+    table = {normalise(w.name): w.name for w in wonders}
+    for w in wonders:
+        full = w.full_name.removeprefix("The ")
+        for spelling in (*aliases.get(w.name, ()), w.full_name, full):
+            table.setdefault(normalise(spelling), w.name)
+    return table
 
 
 def _unknown(kind: str, name: str, table: dict[str, str]) -> CatalogError:

@@ -7,17 +7,23 @@ imports the engine. Source spans are kept for error messages but take no part in
 
 What the engine may assume about a Record (the reader guarantees it; :meth:`Record.model_validate` checks it):
 
-* 3..7 seats, numbered 1..N in clockwise order (R-SEAT), distinct Wonders;
-* card names are printed catalogue names or ``"?"``; guild names are guilds;
-* turns appear in order (Age I..III, turn 1..6 then the optional extra turn 7) and each action's ``seat`` is in
-  1..N. Everything else (legality, counts, coins) is the engine's to check and report as findings.
+* 3..7 seats, numbered 1..N in clockwise order (R-SEAT), distinct Wonders, each the catalogue's name of a Wonder
+  (a validated Record holds it even when built with another spelling: ``Giza`` becomes ``Gizah``);
+* each action's ``seat`` is in 1..N and no seat acts twice in one turn (actions may be listed in any order: the
+  seat says whose they are); each result's ``seat`` is in 1..N, at most one result per seat.
+
+The reader also guarantees that card names are printed catalogue names or ``"?"``, guild names are guilds, and
+turns appear in order (Age I..III, turn 1..6 then the optional extra turn 7); the validator leaves these to the
+engine, which reports an unknown name as a finding. Everything else (legality, counts, coins) is the engine's.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from . import catalog as _catalog
 
 UNKNOWN = "?"
 Use = Literal["build", "stage", "sell"]
@@ -133,6 +139,15 @@ class Seat(_Model):
     side: Literal["day", "night"]
     span: Span | None = Field(default=None, exclude=True)
 
+    @field_validator("wonder")
+    @classmethod
+    def _known_wonder(cls, value: str) -> str:
+        """The catalogue's name of the Wonder (any accepted spelling), so the engine can look it up."""
+        try:
+            return _catalog.load().wonder_name(value)
+        except _catalog.CatalogError as exc:
+            raise ValueError(str(exc)) from None
+
 
 class Deal(_Model):
     """The 7 cards dealt to each seat at the start of ``age`` (seat order); ``"?"`` for unseen cards."""
@@ -200,9 +215,20 @@ class Record(_Model):
         if len(set(wonders)) != n:
             raise ValueError("two seats play the same Wonder (R-BOARD)")
         for turn in self.turns:
+            seen: set[int] = set()
             for action in turn.actions:
                 if not 1 <= action.seat <= n:
                     raise ValueError(f"{turn.label}: seat {action.seat} is not in 1..{n}")
+                if action.seat in seen:
+                    raise ValueError(f"{turn.label}: seat {action.seat} acts twice in one turn")
+                seen.add(action.seat)
+        stated: set[int] = set()
+        for result in self.results:
+            if not 1 <= result.seat <= n:
+                raise ValueError(f"result for seat {result.seat}: seats are 1..{n}")
+            if result.seat in stated:
+                raise ValueError(f"two results for seat {result.seat}")
+            stated.add(result.seat)
         return self
 
     @property

@@ -96,6 +96,8 @@ def _body(r: Record) -> list[str]:
         lines.extend(_comment(c) for c in turn.annotation.before)
         lines.append(format_turn(turn, refs))
     for result in r.results:
+        if not 1 <= result.seat <= len(refs):
+            raise ValueError(f"a result for seat {result.seat}: this game has seats 1 to {len(refs)}")
         pairs = [f"{f} {getattr(result, f)}" for f in RESULT_FIELDS if getattr(result, f) is not None]
         lines.append(" ".join([f"result {refs[result.seat - 1]}:", *pairs]))
     lines.extend(_comment(c) for c in a.after)
@@ -131,13 +133,25 @@ def _notes(glyph: str | None, tags: tuple[tuple[str, str], ...], comments: tuple
 
 
 def format_turn(turn: Turn, refs: list[str] | None = None) -> str:
-    """One canonical turn line (without the comment lines before it). ``refs`` names the seats in the
-    extra turn (default ``#N``). Raises :class:`ValueError` for a turn without actions."""
+    """One canonical turn line (without the comment lines before it), actions in seat order. ``refs`` names
+    every seat (its length is the seat count), used in the extra turn (default ``#N``).
+
+    Raises :class:`ValueError` for a turn without actions, a seat twice or out of range, or a normal turn that
+    lacks a seat: its line gives each action to the seat of its place, so it would name another game."""
     if not turn.actions:
         raise ValueError(f"turn {turn.label} has no action")
     extra = turn.number == 7
+    actions = sorted(turn.actions, key=lambda a: a.seat)
+    seats = [a.seat for a in actions]
+    n = len(refs) if refs else (seats[-1] if extra else len(seats))
+    if len(set(seats)) != len(seats) or seats[0] < 1 or seats[-1] > n:
+        raise ValueError(f"turn {turn.label}: seats {seats} are not distinct seats of 1..{n}")
+    if not extra and seats != list(range(1, n + 1)):
+        missing = sorted(set(range(1, n + 1)) - set(seats))
+        raise ValueError(f"turn {turn.label} has no action for seat {', '.join(map(str, missing))}: a turn line holds "
+                         "one action per seat")
     parts = [
-        format_action(a, (refs[a.seat - 1] if refs else f"#{a.seat}") if extra else None) for a in turn.actions
+        format_action(a, (refs[a.seat - 1] if refs else f"#{a.seat}") if extra else None) for a in actions
     ]
     line = f"{turn.label} " + " | ".join(parts)
     t = turn.annotation

@@ -1,0 +1,82 @@
+"""The Record's validator: what the engine may assume (record.py) holds for every Record that validates."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+import wnotation
+from notation_helpers import HEADER
+from wnotation.diagnostics import check_record
+from wnotation.notation import from_json, parse, to_json, write
+from wnotation.record import Record
+
+GAME = HEADER + "I.1 Lumber Yard | Clay Pool | Stone Pit\nresult Alice: coins 2\n"
+
+
+def _data() -> dict:
+    return json.loads(to_json(parse(GAME)))
+
+
+def _load(data: dict) -> Record:
+    return from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("seat", [0, 4, 99, -1])
+def test_a_result_for_a_seat_outside_the_table_is_refused(seat):
+    data = _data()
+    data["results"][0]["seat"] = seat
+    with pytest.raises(ValidationError, match="seats are 1..3"):
+        _load(data)
+
+
+def test_two_results_for_one_seat_are_refused():
+    data = _data()
+    data["results"].append(dict(data["results"][0]))
+    with pytest.raises(ValidationError, match="two results for seat 1"):
+        _load(data)
+
+
+def test_a_seat_acting_twice_in_a_turn_is_refused():
+    data = _data()
+    data["turns"][0]["actions"][1]["seat"] = 1
+    with pytest.raises(ValidationError, match="seat 1 acts twice"):
+        _load(data)
+
+
+@pytest.mark.parametrize("wonder", ["", " ", "Atlantis"])
+def test_an_unknown_or_empty_wonder_is_refused_where_the_record_is_made(wonder):
+    data = _data()
+    data["seats"][1]["wonder"] = wonder
+    with pytest.raises(ValidationError, match="unknown Wonder"):
+        _load(data)
+
+
+@pytest.mark.parametrize("wonder, name", [("Alexandria ", "Alexandria"), ("rhodes", "Rhodos"),
+                                          ("The Colossus of Rhodes", "Rhodos"), ("Olympia", "Olympia")])
+def test_a_validated_record_holds_the_catalogue_wonder_name_and_replays(wonder, name):
+    """Any accepted spelling becomes the catalogue's name, so ``replay`` finds the Wonder (before, a Record that
+    ``from_json`` accepted made ``replay`` and ``check_record`` raise CatalogError)."""
+    data = _data()
+    data["seats"][1]["wonder"] = wonder
+    record = _load(data)
+    assert record.seats[1].wonder == name
+    wnotation.replay(record)
+    check_record(record)
+
+
+def test_a_wonder_spelt_as_another_seats_wonder_is_a_duplicate():
+    data = _data()
+    data["seats"][1]["wonder"] = "Giza"  # seat 1 plays Gizah
+    with pytest.raises(ValidationError, match="same Wonder"):
+        _load(data)
+
+
+def test_actions_listed_out_of_seat_order_keep_their_seats_through_the_text():
+    """``json --to-7wn`` wrote actions in list order, giving each to the seat of its place."""
+    data = _data()
+    data["turns"][0]["actions"].reverse()
+    record = _load(data)
+    assert parse(write(record)) == parse(GAME)
