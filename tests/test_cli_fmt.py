@@ -3,8 +3,12 @@ purchases (R-TRADE-MINIMAL, spec/7wn.md section 10) and ``--keep-purchases``."""
 
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import stat
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -72,8 +76,12 @@ def canonical(tmp_path):
     return path
 
 
+def _temp_files(directory) -> list[str]:
+    return [p for p in os.listdir(directory) if ".wnotation-" in p]
+
+
 def _no_temp_files(directory) -> bool:
-    return not [p for p in os.listdir(directory) if p.startswith(".wnotation-")]
+    return not _temp_files(directory)
 
 
 def test_default_prints_the_canonical_text(messy, canonical):
@@ -109,6 +117,63 @@ def test_write_is_idempotent(messy, tmp_path):
     assert again.stderr == "1 file left unchanged\n"
     assert messy.read_text(encoding="utf-8") == canon()
     assert _no_temp_files(tmp_path)
+
+
+def test_write_goes_through_a_symlink_and_keeps_it(tmp_path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "game.7wn"
+    target.write_bytes(_messy(game_text()).encode())
+    link = tmp_path / "link.7wn"
+    link.symlink_to(target)
+    result = run("fmt", "--write", str(link))
+    assert result.stderr == f"reformatted {link}\n1 file reformatted\n"
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text(encoding="utf-8") == canon()
+    assert _no_temp_files(tmp_path) and _no_temp_files(tmp_path / "real")
+
+
+def test_a_failed_write_names_the_file_and_the_other_files_are_still_written(tmp_path, monkeypatch):
+    first, second = tmp_path / "a.7wn", tmp_path / "b.7wn"
+    for path in (first, second):
+        path.write_bytes(_messy(game_text()).encode())
+    replace = os.replace
+
+    def full_disk(src, dst):
+        if os.path.basename(dst) == "a.7wn":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    result = run("fmt", "--write", str(tmp_path), code=2)
+    assert result.stderr == (f"error: cannot write {first}: no space left on device; the file is left untouched\n"
+                             f"reformatted {second}\n1 file reformatted, 1 file failed to format\n")
+    assert first.read_bytes() == _messy(game_text()).encode()
+    assert second.read_text(encoding="utf-8") == canon()
+    assert _no_temp_files(tmp_path)
+
+
+KILLED_MID_WRITE = """
+import os, signal, sys
+from wnotation import cli
+os.replace = lambda src, dst: os.kill(os.getpid(), signal.SIGKILL)  # dies after writing the temporary file
+cli.main(["fmt", "--write", sys.argv[1]], prog_name="wnotation")
+"""
+
+
+def test_a_write_killed_midway_leaves_the_file_and_a_hidden_temp_that_no_run_reads_and_the_next_write_removes(
+        tmp_path):
+    path = tmp_path / "game.7wn"
+    path.write_bytes(_messy(game_text()).encode())
+    killed = subprocess.run([sys.executable, "-c", KILLED_MID_WRITE, str(path)], capture_output=True, timeout=120)
+    assert killed.returncode == -signal.SIGKILL
+    assert path.read_bytes() == _messy(game_text()).encode()
+    (temp,) = _temp_files(tmp_path)
+    assert temp.startswith(".game.7wn.wnotation-") and temp.endswith(".tmp")
+    assert (tmp_path / temp).read_text(encoding="utf-8") == canon()
+    assert run("check", str(tmp_path)).stdout == "checked 1 game in 1 file: all good\n"
+    assert run("fmt", "--check", str(tmp_path), code=1).stderr.endswith("1 file would be reformatted\n")
+    run("fmt", "--write", str(tmp_path))
+    assert path.read_text(encoding="utf-8") == canon() and _no_temp_files(tmp_path)
 
 
 def test_write_to_a_directory_and_stdin(tmp_path, messy):

@@ -1034,7 +1034,10 @@ game replays exactly as before. --keep-purchases formats the notation only and k
 purchase as written (so --check --keep-purchases checks the layout alone). A file is
 rewritten only if its canonical text replays as before, reads back as the same games and
 formats to itself again; if not, that is a bug in wnotation: exit 3, and the file is left
-untouched. A file that does not read is reported compiler-style and left alone (exit 2).
+untouched. A file that does not read is reported compiler-style and left alone (exit 2); a file
+that cannot be written (disk full, read-only) is named, left untouched, and the other files are
+still formatted (exit 2). A symbolic link is written through: its target is formatted, the link
+kept.
 
 \b
 Examples:
@@ -1084,6 +1087,15 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
             codes.append(EXIT_USAGE)
             continue
         same = new == text
+        if write_back and not same and path != STDIN:
+            try:
+                _atomic_write(path, new)
+            except OSError as exc:
+                from .diagnostics import unreadable_reason
+
+                _err(f"error: cannot write {source}: {unreadable_reason(exc)}; the file is left untouched")
+                codes.append(EXIT_USAGE)
+                continue
         changed += not same
         unchanged += same
         if diff:
@@ -1096,7 +1108,6 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
             if path == STDIN:
                 click.echo(new, nl=False)
             elif not same:
-                _atomic_write(path, new)
                 _err(f"reformatted {source}")
         elif not diff:
             click.echo(new, nl=False)
@@ -1123,25 +1134,62 @@ def _print_diff(old: str, new: str, source: str) -> None:
         click.echo(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False)
 
 
+#: Temporary files of ``fmt --write`` are named ``.NAME.wnotation-PID-XXXX.tmp`` beside the file NAME: hidden and
+#: not ``*.7wn``, so ``check DIR`` and ``fmt DIR`` never read one, and tied to the process that made it.
+TEMP_MARK = ".wnotation-"
+
+
 def _atomic_write(path: str, text: str) -> None:
-    """Replace ``path`` by ``text`` atomically: a temporary file in the same directory (same permissions),
-    flushed to disk, then renamed over the original. On any failure the original is untouched."""
+    """Replace the file at ``path`` by ``text`` atomically: a temporary file in the same directory (same
+    permissions), flushed to disk, then renamed over the original. A symbolic link is written through: the file it
+    points to is replaced, the link kept. On any failure the original is untouched and the temporary file removed;
+    one left by a killed run (its process gone) is removed by the next write of the same file. Raises
+    :class:`OSError`."""
     import os
     import tempfile
 
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".wnotation-", suffix=".tmp", dir=directory)
+    target = os.path.realpath(path)
+    directory, name = os.path.split(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}{TEMP_MARK}{os.getpid()}-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        os.replace(tmp, path)
+        os.chmod(tmp, os.stat(target).st_mode & 0o7777)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    _remove_stale_temps(directory, name)
+
+
+def _remove_stale_temps(directory: str, name: str) -> None:
+    """Remove the temporary files of ``fmt --write`` for the file ``name`` whose process no longer runs (killed
+    mid-write): they hold nothing the file does not."""
+    import os
+
+    prefix = f".{name}{TEMP_MARK}"
+    for entry in os.listdir(directory):
+        pid = entry[len(prefix):].split("-", 1)[0] if entry.startswith(prefix) and entry.endswith(".tmp") else ""
+        if pid.isdigit() and int(pid) != os.getpid() and not _process_runs(int(pid)):
+            try:
+                os.unlink(os.path.join(directory, entry))
+            except OSError:
+                pass  # gone already, or not ours to remove: it is hidden and never read
+
+
+def _process_runs(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it runs, under another user
+    return True
 
 
 # --- json and schema -----------------------------------------------------------------------------------------
