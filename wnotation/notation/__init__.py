@@ -13,7 +13,7 @@ from .errors import (
     TagError,
     UnknownNameError,
 )
-from .jsonio import from_json, json_schema, to_json
+from .jsonio import from_json, json_schema, records_from_json, to_json
 from .reader import Header, parse, parse_many, read_games, read_headers
 from .writer import format_action, format_purchase, format_turn, write, write_games
 
@@ -26,6 +26,7 @@ __all__ = [
     "UnknownNameError",
     "from_json",
     "json_schema",
+    "records_from_json",
     "to_json",
     "Header",
     "parse",

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pydantic_core
+
 from .. import record as _record
 from ..record import Record
 
-__all__ = ["to_json", "from_json", "json_schema"]
+__all__ = ["to_json", "from_json", "records_from_json", "json_schema"]
 
 
 def to_json(record: Record, *, indent: int | None = 2) -> str:
@@ -24,6 +26,22 @@ def from_json(text: str | bytes) -> Record:
     Raises :class:`pydantic.ValidationError` (a :class:`ValueError`) when the document is not a valid Record.
     """
     return Record.model_validate_json(text)
+
+
+def records_from_json(text: str | bytes) -> list[Record]:
+    """The Records of a JSON document holding one Record (an object) or several (an array), each validated as
+    :func:`from_json` validates it.
+
+    Raises :class:`ValueError` naming the problem for a document that is not JSON, including one nested too
+    deeply (the parser has a depth limit, far above a Record's, so no input reaches Python's recursion limit),
+    and :class:`pydantic.ValidationError` (a :class:`ValueError`) for an item that is not a valid Record.
+    """
+    try:
+        data = pydantic_core.from_json(text)
+    except ValueError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+    items = data if isinstance(data, list) else [data]
+    return [Record.model_validate_json(pydantic_core.to_json(item)) for item in items]
 
 
 def json_schema() -> dict[str, Any]:
