@@ -269,3 +269,39 @@ def test_error_policy_is_checked_at_once():
     with pytest.raises(ValueError):
         read_headers(HEADER, errors="strict")
     assert reader.ERROR_POLICIES == ("collect", "raise")
+
+
+# --- the stream route against the string route ----------------------------------------------------------------
+
+ANNOTATED = HEADER + "{ a\ncomment }\n" + I1 + "I.2 Loom { x\ny } | sell ? | stage ?\n"
+
+
+def _both_ways(text: str, handle: io.TextIOBase) -> None:
+    def seen(items: list) -> list:
+        return [(str(r), r.to_dict()) if isinstance(r, NotationError) else (r, spans(r)) for r in items]
+
+    assert seen(list(read_games(handle, source="g"))) == seen(list(read_games(text, source="g")))
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"], ids=["CR", "CRLF", "LF"])
+@pytest.mark.parametrize("newline", ["\n", "", None, "\r", "\r\n"], ids=["nl-LF", "nl-any", "nl-universal", "nl-CR",
+                                                                         "nl-CRLF"])
+def test_the_stream_route_reads_every_game_whatever_the_line_ends_and_newline_mode(tmp_path, end, newline):
+    """``read_games(io.StringIO(text))`` and ``open(p, newline="\\n")`` read only the first game of a file with
+    lone-CR line ends (the whole file was one line to the splitter)."""
+    text = "\ufeff" + "\n".join([ANNOTATED, ANNOTATED.replace("Alice", "Ann"), "[Format \"7WN 2\"]\n", ANNOTATED])
+    text = text.replace("\n", end)
+    path = tmp_path / "games.7wn"
+    path.write_text(text, encoding="utf-8", newline="")
+    assert len(list(read_games(text))) == 4
+    with open(path, encoding="utf-8", newline=newline) as handle:
+        _both_ways(text, handle)
+    if newline in ("\n", ""):  # other modes translate what is written into a StringIO
+        _both_ways(text, io.StringIO(text, newline=newline))
+
+
+def test_the_stream_route_keeps_a_crlf_cut_between_two_reads_as_one_line_end():
+    text = ANNOTATED.replace("\n", "\r\n")
+    pieces = [text[k : k + 7] for k in range(0, len(text), 7)]
+    _both_ways(text, iter(pieces))  # type: ignore[arg-type]
+    assert any(p.endswith("\r") for p in pieces)

@@ -1330,11 +1330,59 @@ def _lark_game(text: str, source: str, line0: int, off0: int) -> Record:
 
 
 def _normalise(text: str) -> str:
+    """A whole text as the reader reads it (spec section 2): without its BOM, line ends LF."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    return _line_ends(text)
+
+
+def _line_ends(text: str) -> str:
+    """CRLF and lone CR made LF: the one line-end normalisation of both routes (string and stream)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def _stream_lines(handle: Iterable[str]) -> Iterator[str]:
+    """The lines of an open text file as :func:`_normalise` leaves the whole text, each ending in LF (the last
+    may lack it), whatever the file's ``newline`` mode: with ``newline="\\n"`` (``io.StringIO``'s default) a
+    piece may hold many lone-CR lines, and with ``newline="\\r"`` a CRLF may be cut between two pieces."""
+    first = True
+    after_cr = False  # the previous piece ended in CR: a LF starting this one is the rest of its CRLF
+    for raw in handle:
+        if first:
+            first = False
+            if raw.startswith("\ufeff"):
+                raw = raw[1:]
+        if "\r" not in raw:
+            if after_cr and raw.startswith("\n"):
+                raw = raw[1:]
+                if not raw:
+                    after_cr = False
+                    continue
+            after_cr = False
+            if raw.count("\n", 0, len(raw) - 1):
+                yield from _pieces_of_lines(raw)
+            else:
+                yield raw
+            continue
+        if after_cr and raw.startswith("\n"):
+            raw = raw[1:]
+        after_cr = raw.endswith("\r")
+        yield from _pieces_of_lines(_line_ends(raw))
+
+
+def _pieces_of_lines(text: str) -> Iterator[str]:
+    """``text`` cut after each LF."""
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            if start < len(text):
+                yield text[start:]
+            return
+        yield text[start : end + 1]
+        start = end + 1
 
 
 def _prelude_error(text: str, source: str) -> NotationError | None:
@@ -1368,13 +1416,7 @@ def _split_stream(lines: Iterable[str]) -> Iterator[tuple[str, int, int]]:
     buf: list[str] = []
     line0 = off0 = 0
     line = off = 0
-    first = True
-    for raw in lines:
-        if first:
-            raw = raw.lstrip("\ufeff")
-            first = False
-        if "\r" in raw:
-            raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+    for raw in _stream_lines(lines):
         if raw.lstrip(" \t").startswith("[Format") and lexical.BOUNDARY_RE.match(raw):
             if buf or line:
                 yield "".join(buf), line0, off0
