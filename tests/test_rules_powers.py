@@ -150,10 +150,42 @@ def test_R_HALI__a_card_not_in_the_pile_or_a_duplicate_is_refused():
 
 
 def test_R_HALI__unknown_cards_in_the_pile_may_be_the_pick():
+    # Lumber Yard: the 3-player deck's one copy is in no city and no hand, so it can be the pile's "?"
     after = hali_staged(discard=("?", "Altar"))
-    events, findings, end = step_picks(after, {1: ("Baths",)}, "I.1")
-    assert findings == () and events[0] == ev.PickedFromDiscard(1, card("Baths", 1))
+    events, findings, end = step_picks(after, {1: ("Lumber Yard",)}, "I.1")
+    assert findings == () and events[0] == ev.PickedFromDiscard(1, card("Lumber Yard", 1))
     assert None not in end.discard[:1]
+
+
+def test_R_HALI_UNKNOWN__a_pick_no_hidden_card_can_be_is_refused_and_declined():
+    after = hali_staged(discard=("?", "Altar"))
+    # Baths: every hand of this position holds one, more than the one copy a 3-player deck has
+    events, findings, end = step_picks(after, {1: ("Baths",)}, "I.1")
+    assert rules_of(findings) == ["R-HALI"] and events == (ev.PickDeclined(1),)
+    assert "holds 1 Baths, known to be elsewhere" in findings[0].message
+    # Tavern is not in a 3-player deck: refused, so its 5 coins are not paid
+    events, findings, end = step_picks(after, {1: ("Tavern",)}, "I.1")
+    assert rules_of(findings) == ["R-HALI"] and "holds no Tavern" in findings[0].message
+    assert end.cities[0].coins == after.cities[0].coins and "Tavern" not in end.cities[0].names
+    # a card of a later Age cannot be in the pile at all
+    _, findings, _ = step_picks(after, {1: ("Temple",)}, "I.1")
+    assert rules_of(findings) == ["R-HALI"]
+
+
+def test_R_HALI_UNKNOWN__copies_staged_built_or_in_hand_are_known_elsewhere():
+    s = position(HALI, age=2, cities=[{"buildings": ["Clay Pool", "Clay Pit"], "coins": 0}, {"buildings": ["Press"]}],
+                 hands=[["Well", *FILL]] * 3, discard=("?",))
+    _, _, after = step_turn(s, [P(1, "stage", "Well"), P(2, "sell", "Altar"), P(3, "sell", "Altar")])
+    # Press: Age II's copy is in seat 2's city, Age I's copy can still be hidden (names repeat across Ages)
+    events, findings, _ = step_picks(after, {1: ("Press",)}, "II.1")
+    assert findings == () and events[0] == ev.PickedFromDiscard(1, card("Press", 1))
+    # Loom of Age I staged by name, Loom of Age II in a hand: neither can be the "?"
+    s = position(HALI, age=2, cities=[{"buildings": ["Clay Pool", "Clay Pit"], "coins": 0}],
+                 hands=[["Well", *FILL], ["Loom", *FILL], ["Loom", *FILL]], discard=("?",))
+    s = s._replace(cities=(s.cities[0], s.cities[1]._replace(staged=(card("Loom", 1),)), s.cities[2]))
+    _, _, after = step_turn(s, [P(1, "stage", "Well"), P(2, "sell", "Altar"), P(3, "sell", "Altar")])
+    _, findings, _ = step_picks(after, {1: ("Loom",)}, "II.1")
+    assert rules_of(findings) == ["R-HALI"]
 
 
 def test_R_HALI_LAST__turn_six_pick_sees_last_cards_and_babylons_extra_sale():

@@ -7,6 +7,7 @@ about its deals is the reader's business; this module only computes them.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -80,6 +81,17 @@ def _base_deck(age: int, players: int) -> tuple[Card, ...]:
     if age != 3:
         assert len(cards) == HAND_SIZE * players, (age, players, len(cards))
     return cards
+
+
+def copies(age: int, players: int, guilds: Sequence[Card] | None = None) -> Counter[Card]:
+    """How many copies of each card design the Age ``age`` deck of a ``players``-player game holds (R-DECK): a
+    fresh Counter. For Age III, ``guilds`` are the game's guilds, one copy each; when they are not known
+    (``None``), every guild counts once (their N+2 total is a separate question)."""
+    limits: Counter[Card] = Counter(_base_deck(age, players))
+    if age == 3:
+        for g in (guilds if guilds is not None else load().guilds):
+            limits[g] = 1
+    return limits
 
 
 class SplitMix64:

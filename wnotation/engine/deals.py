@@ -70,11 +70,7 @@ def rebuild(age: int, players: int, plays: Mapping[int, Sequence[Play]]) -> tupl
 def deck_limits(age: int, players: int, guilds: Sequence[Card] | None) -> Counter:
     """How many copies of each card design the Age deck holds (R-DECK). Without known guilds, every guild is
     allowed once (the N+2 total is checked separately)."""
-    limits: Counter = Counter(c for c in load().age_cards(age) for _ in range(c.copies_for(players)))
-    if age == 3:
-        for g in (guilds if guilds is not None else load().guilds):
-            limits[g] = 1
-    return limits
+    return deck.copies(age, players, guilds)
 
 
 def check_deck(age: int, players: int, guilds: Sequence[Card] | None, uses: Sequence[Use]) -> list[Finding]:

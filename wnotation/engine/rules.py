@@ -20,6 +20,7 @@ import itertools
 import operator
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
+from .. import deck
 from ..catalog import (
     AGE_NUMERALS,
     Card,
@@ -764,11 +765,13 @@ def step_picks(state: State, picks: Mapping[int, tuple[str | None, ...]], where:
                                         "not name; taken as declined", where, seat, span))
             else:
                 card = _find_in_pile(state, choice[0])
+                why = ""
                 if card is None and None in state.discard:
-                    card = design(choice[0], state.age)  # may be one of the pile's unknown cards
+                    card, why = hidden_design(state, choice[0])
+                    why = f"; {why}" if why else ""
                 if card is None:
                     findings.append(Finding("R-HALI", f"{name} cannot build {choice[0]} from the discard pile: it "
-                                            f"holds {_hand_text(state.discard)}", where, seat, span))
+                                            f"holds {_hand_text(state.discard)}{why}", where, seat, span))
                 elif card.name in city.names:
                     findings.append(Finding("R-UNIQUE", f"{name} cannot build {card.name} from the discard pile: "
                                             "the city already has one", where, seat, span))
@@ -790,15 +793,36 @@ def step_picks(state: State, picks: Mapping[int, tuple[str | None, ...]], where:
     return tuple(events), tuple(findings), state
 
 
-def design(name: str, age: int) -> Card | None:
-    """The card design called ``name`` from ``age`` or the latest earlier Age, or ``None`` if there is none."""
+def hidden_design(state: State, name: str) -> tuple[Card | None, str]:
+    """The design called ``name`` that one of the pile's unknown cards can be (R-HALI-UNKNOWN), latest Age first,
+    with ``""``; or ``None`` and why none can.
+
+    A design can be hidden in the pile when this game's deck of its Age (an Age played so far; player count and
+    guilds, :func:`wnotation.deck.copies`) holds more copies than are known to be elsewhere: Buildings (picked
+    ones included), cards under a Wonder, cards in a hand. Cost: O(cards in play) per Age."""
     catalog = load()
-    for a in range(age, 0, -1):
+    players = len(state.cities)
+    seen = [c for city in state.cities for c in city.buildings + city.staged]
+    seen += [c for hand in state.hands for c in hand]
+    reasons = []
+    for age in range(state.age, 0, -1):
         try:
-            return catalog.card(name, a)
+            card = catalog.card(name, age)
         except CatalogError:
             continue
-    return None
+        have = deck.copies(age, players, state.table.guilds)[card]
+        elsewhere = sum(1 for c in seen if c is card)
+        if have > elsewhere:
+            return card, ""
+        numeral = AGE_NUMERALS[age]
+        if not have:
+            reasons.append(f"{card.name} is not among this game's guilds" if card.is_guild else
+                           f"the Age {numeral} deck for {players} players holds no {card.name}")
+        else:
+            held = f"1 {card.name}, known" if have == 1 else f"{have} copies of {card.name}, all known"
+            reasons.append(f"the Age {numeral} deck for {players} players holds {held} to be elsewhere (in a city, "
+                           "under a Wonder or in a hand)")
+    return None, ", and ".join(reasons)
 
 
 def resolve_picks(state: State, picks: Mapping[int, tuple[str | None, ...]], where: str = ""
