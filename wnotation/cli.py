@@ -5,8 +5,11 @@ on a terminal, plain aligned text or JSON when piped); diagnostics go to stderr.
 
     0  ok
     1  findings in the records (a record breaks a rule, or a stated result is wrong)
-    2  usage error or unreadable input: one line on stderr, never a traceback
+    2  usage error, unreadable input or output that cannot be written: one line on stderr, never a traceback
     3  internal error (a bug in wnotation): one line on stderr; ``--debug`` shows the traceback
+
+A reader that closes the pipe early (``| head``) ends the command as it ends coreutils' writers: killed by
+SIGPIPE, silently (the shell sees 141).
 
 Library errors that are the user's doing (an unknown card, an impossible guild list, an unreadable file) are
 listed in :data:`USER_ERRORS` and become exit 2; anything else escaping a command is exit 3.
@@ -14,10 +17,13 @@ listed in :data:`USER_ERRORS` and become exit 2; anything else escaping a comman
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 import traceback
 from collections.abc import Sequence
+from contextlib import closing
 from typing import Any, Iterator
 
 import click
@@ -27,6 +33,8 @@ from .catalog import AGE_NUMERALS, COLOURS, MAX_PLAYERS, MIN_PLAYERS, Card, Cata
 from .deck import check_players, guild_count
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: What the shell reports for a process killed by SIGPIPE (128 + 13); used where there is no SIGPIPE.
+EXIT_BROKEN_PIPE = 141
 
 #: Exceptions that mean "the input was wrong", not "wnotation is wrong": one line on stderr and exit 2.
 #: :class:`~wnotation.notation.NotationError` joins them through :func:`user_errors` (importing the notation
@@ -69,6 +77,104 @@ class InternalError(click.ClickException):
         click.echo(f"internal error: {self.format_message()}", err=True)
 
 
+class OutputError(click.ClickException):
+    """Standard output cannot be written (closed, disk full, an I/O error): the output is lost, so this is an
+    error, shown as one ``error: …`` line on stderr, exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: Any = None) -> None:
+        try:
+            click.echo(f"error: {self.format_message()}", err=True)
+        except (OSError, _BrokenPipe):
+            pass  # stderr is gone too: the exit code is all that is left
+
+
+class _BrokenPipe(Exception):
+    """The reader of standard output (or error) has gone away (``| head``): the command stops quietly. Not an
+    ``OSError``, so that click's own handling of EPIPE (exit 1, which means findings here) never sees it."""
+
+
+class _Stream:
+    """Standard output or error as the commands write to it: a failed write raises :class:`_BrokenPipe` for a
+    closed pipe and, on stdout, :class:`OutputError` otherwise (stderr has nowhere to report to, so its other
+    failures are ignored). A stream that Python could not open (the descriptor was closed, ``>&-``) is
+    ``None`` and fails on the first non-empty write. ``buffer`` is hidden so that every write comes here."""
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self._stream, self._name = stream, name
+
+    def _failed(self, exc: OSError) -> None:
+        if exc.errno == errno.EPIPE:
+            raise _BrokenPipe() from None
+        if self._name == "stdout":
+            reason = (exc.strerror or str(exc)).lower()
+            raise OutputError(f"cannot write to standard output: {reason}") from None
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if self._stream is None:
+            if text:
+                self._failed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
+            return len(text)
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            self._failed(exc)
+            return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except OSError as exc:
+                self._failed(exc)
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str:
+        return getattr(self._stream, "errors", None) or "strict"
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "buffer" or self._stream is None:
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+def _silence(stream: Any) -> None:
+    """Point the descriptor under ``stream`` at /dev/null, so that Python's flush at exit cannot fail on what it
+    still holds (a traceback-like "Exception ignored" message and exit 120 otherwise)."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (AttributeError, OSError, ValueError):
+        return
+    os.dup2(null, fd)
+    os.close(null)
+
+
+def _die_of_sigpipe() -> None:
+    """End the process as coreutils' writers end on a closed pipe: killed by SIGPIPE, without a message."""
+    import signal
+
+    for stream in (sys.stdout, sys.stderr):
+        _silence(stream)
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+    sys.exit(EXIT_BROKEN_PIPE)
+
+
 def _one_line(message: str) -> str:
     return " ".join(message.split())
 
@@ -84,7 +190,7 @@ class WnotationGroup(click.Group):
         debug = bool(ctx.params.get("debug"))
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, BrokenPipeError):
+        except (click.exceptions.Exit, click.ClickException, click.Abort, _BrokenPipe):
             raise
         except Exception as e:
             if not isinstance(e, user_errors()):
@@ -108,22 +214,44 @@ class WnotationGroup(click.Group):
              standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, *more, standalone_mode=False, **extra)
+        streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = _Stream(streams[0], "stdout"), _Stream(streams[1], "stderr")
+        broken = False
+        try:
+            code = self._exit_code(args, prog_name, *more, **extra)
+            sys.stdout.flush()  # output still buffered is output too: a failure to write it is an error
+        except OutputError as e:
+            e.show()
+            _silence(streams[0])
+            code = e.exit_code
+        except _BrokenPipe:
+            broken = True
+        finally:
+            sys.stdout, sys.stderr = streams
+        if broken:  # after the handler, so that every generator and worker pool of the command has been closed
+            _die_of_sigpipe()
+        sys.exit(code)
+
+    def _exit_code(self, args: Sequence[str] | None, prog_name: str | None, *more: Any, **extra: Any) -> int:
+        """Run the command and return its exit code, every user error shown as one line on stderr."""
         try:
             rv = super().main(args, prog_name, *more, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as e:
             e.show()
-            sys.exit(EXIT_USAGE)
+            return EXIT_USAGE
         except click.UsageError as e:  # click prints usage and a hint over four lines; one is enough
             where = e.ctx.command_path if e.ctx else "wnotation"
             click.echo(f"error: {_lower_first(e.format_message())} (see '{where} --help')", err=True)
-            sys.exit(EXIT_USAGE)
+            return EXIT_USAGE
+        except OutputError:
+            raise
         except click.ClickException as e:
             e.show()
-            sys.exit(e.exit_code)
+            return e.exit_code
         except click.Abort:
             click.echo("aborted", err=True)
-            sys.exit(130)
-        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+            return 130
+        return rv if isinstance(rv, int) else EXIT_OK
 
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "show_default": True, "max_content_width": 100}
@@ -525,8 +653,9 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -
     inputs = _expand(paths)
     tally = CheckTally()
     out = _JsonReport(tally) if as_json else None
-    with _Progress(len(inputs), "checking", always=jobs != 1) as progress:
-        for run in _check_all(inputs, jobs, progress, allow_empty):
+    with _Progress(len(inputs), "checking", always=jobs != 1) as progress, \
+            closing(_check_all(inputs, jobs, progress, allow_empty)) as runs:
+        for run in runs:
             if out is None and run.error is not None:
                 progress.echo(f"error: cannot read {run.source}: {run.error}")
             if out is not None:
