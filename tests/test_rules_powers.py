@@ -188,6 +188,21 @@ def test_R_HALI_UNKNOWN__copies_staged_built_or_in_hand_are_known_elsewhere():
     assert rules_of(findings) == ["R-HALI"]
 
 
+def test_R_PASS__the_extra_turn_refuses_another_seats_last_card_as_a_normal_turn_does():
+    table = [("Gizah", "day"), ("Babylon", "night"), ("Rhodos", "day")]
+    s = position(table, turn=5, cities=[{}, {"stages": 1}],
+                 hands=[["Altar", "Theater"], ["Tavern", "Well"], ["Baths", "Loom"]])
+    _, findings, after = step_turn(s, [P(1, "sell", "Altar", discard="Theater"), P(2, "sell", "Tavern"),
+                                       P(3, "sell", "Baths", discard="?")])
+    assert findings == () and seats_to_act(after) == (2,)
+    _, findings, _ = step_turn(after, [P(2, "sell", "Theater")])  # seat 1's last card
+    assert rules_of(findings) == ["R-PASS"] and findings[0].seat == 2
+    _, findings, _ = step_turn(after, [P(2, "sell", "Loom")])  # seat 3's, discarded unseen
+    assert rules_of(findings) == ["R-PASS"]
+    _, findings, _ = step_turn(after, [P(2, "sell", "Altar")])  # played on turn 6, in no hand: R-DECK
+    assert rules_of(findings) == ["R-DECK"]
+
+
 def test_R_HALI_LAST__turn_six_pick_sees_last_cards_and_babylons_extra_sale():
     table = [("Halikarnassos", "night"), ("Babylon", "night"), ("Gizah", "day")]
     s = position(table, turn=5, cities=[{"buildings": ["Clay Pool", "Clay Pit"]}, {"stages": 1}],

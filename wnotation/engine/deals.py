@@ -80,7 +80,7 @@ def check_deck(age: int, players: int, guilds: Sequence[Card] | None, uses: Sequ
     found: list[Finding] = []
     guild_names: list[str] = []
     numeral = AGE_NUMERALS[age]
-    for card, where, seat, span in uses:
+    for card, where, seat, span in sorted(uses, key=_game_order):
         seen[card] += 1
         if card.is_guild and seen[card] == 1:
             guild_names.append(card.name)
@@ -100,6 +100,13 @@ def check_deck(age: int, players: int, guilds: Sequence[Card] | None, uses: Sequ
                                      f"{have} cop{'y' if have == 1 else 'ies'}, this is copy {seen[card]}",
                                      where, seat, span))
     return found
+
+
+def _game_order(use: Use) -> tuple[int, int]:
+    """A use's place in the game: its turn (``I.0`` for a written deal, ``I.7`` for Babylon's extra turn), then
+    its seat."""
+    _, where, seat, _ = use
+    return int(where.rpartition(".")[2]), seat or 0
 
 
 def stated(record: Record, age: int) -> tuple[Hands | None, list[Finding]]:

@@ -486,12 +486,26 @@ def _check_hand(t: _Turn, p: Play) -> None:
         return
     name = t.name(p.seat)
     holders = [t.name(k + 1) for k, h in enumerate(t.state.hands) if position_of(h, p.card) >= 0]
+    last = [t.name(seat) for seat, c in _last_cards_of(t.state) if c is p.card] if t.turn == 7 else []
     if holders:
         t.find("R-PASS", f"{name} plays {p.card.name}, but at this turn that card is in the hand {holders[0]} "
                f"holds; {name} holds {_hand_text(hand)}", p.seat, p.span)
+    elif last:
+        t.find("R-PASS", f"{name} plays {p.card.name} in the extra turn, but that card was the last one {last[0]} "
+               f"held on turn 6; {name} kept {_hand_text(hand)}", p.seat, p.span)
     else:
         t.find("R-DECK", f"{name} plays {p.card.name}, which is not in the hand {name} holds: "
                f"{_hand_text(hand)}", p.seat, p.span)
+
+
+def _last_cards_of(state: State) -> tuple[tuple[int, Card | None], ...]:
+    """After turn 6 (the state the extra turn starts from): each seat that kept no card, with the last card it
+    discarded (R-LAST). :func:`_last_cards` puts those on the pile last, in seat order, and nothing reaches the
+    pile between turn 6 and the extra turn, so they are the pile's last cards."""
+    seats = [k + 1 for k, h in enumerate(state.hands) if not h]
+    if len(seats) > len(state.discard):
+        return ()
+    return tuple(zip(seats, state.discard[len(state.discard) - len(seats):]))
 
 
 def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
