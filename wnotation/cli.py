@@ -273,6 +273,59 @@ def main(debug: bool) -> None:
     """7WN, the notation for games of 7 Wonders (2nd edition, 3-7 players): read, check and score records."""
 
 
+# --- shell completion ----------------------------------------------------------------------------------------
+
+#: A record argument: any path (stdin as ``-``), left to the command to read, so that its errors stay one line; the
+#: type lets the shell complete file names.
+RECORD_PATH = click.Path(allow_dash=True, readable=False)
+
+
+def _starting(names: Sequence[str], incomplete: str) -> list[str]:
+    """``names`` whose spelling starts like ``incomplete`` (any case and spacing), in order, each once."""
+    wanted = catalog.normalise(incomplete)
+    return list(dict.fromkeys(n for n in names if catalog.normalise(n).startswith(wanted)))
+
+
+def _complete_card(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    return _starting([c.name for c in catalog.load().cards], incomplete)
+
+
+def _complete_wonder(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    return _starting([w.name for w in catalog.load().wonders], incomplete)
+
+
+#: Every position address a game can have (``I.7``: after Babylon's extra turn), for completing ``--at``.
+ADDRESSES = tuple(f"{AGE_NUMERALS[a]}.{t}" for a in (1, 2, 3) for t in (*range(8), "end"))
+
+
+def _complete_address(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    return [a for a in ADDRESSES if a.casefold().startswith(incomplete.casefold())]
+
+
+def _complete_seat(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The seat names of the game that ``FILE`` and ``--game`` name, read from its tags only; nothing when the file
+    cannot be read (completion never prints an error)."""
+    from .notation import read_headers
+
+    path, game = ctx.params.get("file"), ctx.params.get("game") or 1
+    if path is None:  # click stops parsing at the option being completed and leaves the words it read in ctx.args
+        words = list(ctx.args)
+        if "--game" in words[:-1]:
+            k = words.index("--game")
+            game = int(words[k + 1]) if words[k + 1].isdigit() else 1
+            del words[k : k + 2]
+        path = next((w for w in words if not w.startswith("-") or w == STDIN), None)
+    if not path or path == STDIN:
+        return []
+    try:
+        for k, header in enumerate(read_headers(path), start=1):
+            if k == game:
+                return [] if isinstance(header, Exception) else _starting([s.name for s in header.seats], incomplete)
+    except Exception:  # an unreadable file completes nothing
+        return []
+    return []
+
+
 # --- cards ---------------------------------------------------------------------------------------------------
 
 
@@ -413,14 +466,14 @@ Examples:
 
 
 @main.command(epilog=CARDS_EPILOG, short_help="List the cards and Wonder boards, or show one in full.")
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=_complete_card)
 @click.option("--age", type=AgeType(), help="Only this Age: I, II or III (1, 2, 3 work too).")
 @click.option("--colour", "--color", "colour", type=ColourType(), help=f"Only this colour: {', '.join(COLOURS)}.")
 @click.option("--players", type=int, metavar="N", help="Show the copies in an N-player deck (3-7), leaving out "
               "cards that are not in it.")
 @click.option("--name", "substring", metavar="TEXT", help="Only cards whose name contains TEXT (any case).")
 @click.option("--guilds", is_flag=True, help="Only the 10 guilds.")
-@click.option("--wonder", metavar="WONDER", help="Show a Wonder board (both sides, or the one given by --side).")
+@click.option("--wonder", metavar="WONDER", shell_complete=_complete_wonder, help="Show a Wonder board (both sides, or the one given by --side).")
 @click.option("--wonders", "all_wonders", is_flag=True, help="Show every Wonder board.")
 @click.option("--side", type=click.Choice(["day", "night", "A", "B"], case_sensitive=False),
               help="With --wonder/--wonders: only this side (A = day, B = night).")
@@ -634,7 +687,7 @@ Examples:
 
 
 @main.command(epilog=CHECK_EPILOG, short_help="Check records: read, replay every action, verify the results.")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=RECORD_PATH)
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, metavar="N",
               help="Check in N worker processes (0: one per CPU); a big file is cut into pieces of whole games "
               "for them. Output is the same, in input order, whatever N is.")
@@ -1022,7 +1075,7 @@ def _replayed(record: Any, lines: list[str], source: str) -> tuple[Any, int]:
 
 
 @main.command(epilog=SCORE_EPILOG, short_help="Show the final score sheet of a game.")
-@click.argument("file")
+@click.argument("file", type=RECORD_PATH)
 @click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
 @click.option("--json", "as_json", is_flag=True, help="Print the score sheet as JSON.")
 def score(file: str, game: int, as_json: bool) -> int:
@@ -1066,10 +1119,10 @@ Examples:
 
 
 @main.command(epilog=SHOW_EPILOG, short_help="Show a position: every city, the hands, the discard pile.")
-@click.argument("file")
-@click.option("--at", "where", metavar="ADDRESS", help="The position to show, e.g. II.3 (default: the last one).")
+@click.argument("file", type=RECORD_PATH)
+@click.option("--at", "where", metavar="ADDRESS", shell_complete=_complete_address, help="The position to show, e.g. II.3 (default: the last one).")
 @click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
-@click.option("--seat", metavar="NAME", help="Only this seat (its name, or its number 1-7).")
+@click.option("--seat", metavar="NAME", shell_complete=_complete_seat, help="Only this seat (its name, or its number 1-7).")
 @click.option("--legal", is_flag=True, help="List the legal actions of the seat (of every seat without --seat) "
               "in the next turn, with each cheapest purchase and its cost.")
 @click.option("--json", "as_json", is_flag=True, help="Print the position as JSON.")
@@ -1178,7 +1231,7 @@ Examples:
 
 
 @main.command(epilog=FMT_EPILOG, short_help="Format records in the canonical 7WN form.")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=RECORD_PATH)
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if a file would change.")
 @click.option("--diff", is_flag=True, help="Print a unified diff of the changes instead of the text.")
 @click.option("--write", "-w", "write_back", is_flag=True, help="Rewrite the files in place (atomically).")
@@ -1336,7 +1389,7 @@ Examples:
 
 
 @main.command("json", epilog=JSON_EPILOG, short_help="Convert a record to JSON, or JSON back to 7WN.")
-@click.argument("file")
+@click.argument("file", type=RECORD_PATH)
 @click.option("--to-7wn", "to_7wn", is_flag=True, help="Read JSON (a Record or an array of them), write 7WN.")
 @click.option("--game", type=click.IntRange(min=1), metavar="N", help="Only game N of the file (1 first).")
 def json_command(file: str, to_7wn: bool, game: int | None) -> None:
