@@ -36,7 +36,7 @@ _COUNT = re.compile(r"[1-9][0-9]?")
 _INT = re.compile(r"-?[0-9]+")
 _KEYWORD = re.compile(r"(?i:game|result)(?![A-Za-z0-9_])")
 _SKIP = re.compile(
-    r"\{(?:[^}\\]|\\[\s\S])*\}|\[%(?:[^\]\\]|\\[\s\S])*\]|\"(?:[^\"\\\n]|\\[^\n])*\"|[^{\[\"\n]+|[\s\S]"
+    r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}|\[%[^\]\\]*(?:\\[\s\S][^\]\\]*)*\]|\"[^\"\\\n]*(?:\\[^\n][^\"\\\n]*)*\"|[^{\[\"\n]+|[\s\S]"
 )
 RESOURCES = ("wood", "stone", "clay", "ore", "glass", "papyrus", "loom")
 CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total", "coins", "rank")

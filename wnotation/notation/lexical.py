@@ -42,9 +42,9 @@ TERMINALS = {
     "PICK_REST": rf"{PICKED}(?:{CLAUSE})*(?:{BAR_SEP}{PIECE})*",
     "RESULTS": rf"{SEAT_REF}{OSP}:(?:{SP}{CATEGORY}{SP}-?[0-9]+)*",
     "LABEL": r"(?:III|II|I)\.[1-7]",
-    "COMMENT": r"\{(?:[^}\\]|\\[\s\S])*\}",
-    "ATAG": r"\[%[A-Za-z][A-Za-z0-9_\-]*(?:[ \t](?:[^\]\\]|\\[\s\S])*)?\]",
-    "STRING": r'"(?:[^"\\\n]|\\[^\n])*"',
+    "COMMENT": r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}",
+    "ATAG": r"\[%[A-Za-z][A-Za-z0-9_\-]*(?:[ \t][^\]\\]*(?:\\[\s\S][^\]\\]*)*)?\]",
+    "STRING": r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"',
     "TAG_NAME": r"[A-Za-z][A-Za-z0-9_]*",
 }
 

@@ -1302,12 +1302,62 @@ def _parser() -> Any:
     return _parser_instance[0]
 
 
+#: The most characters a line may hold outside its comments and ``[%tags]`` (spec section 11). Regular expressions
+#: that cut a run of actions into pieces need memory in proportion to the run; a turn line is a few hundred.
+LINE_LIMIT = 10_000
+_LINE_MARKS = re.compile(r"[\n{]|\[%")
+
+
+def _check_line_lengths(text: str, source: str, line0: int, off0: int) -> None:
+    """Raise :class:`StructureError` (rule ``line-length``) at the first character past :data:`LINE_LIMIT` on a
+    line, comments and ``[%tags]`` not counted. One pass; called only for games longer than the limit."""
+    line_start = 0  # where the characters counted on this line start counting
+    counted = 0  # characters of this line before line_start
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _LINE_MARKS.search(text, pos)
+        end = m.start() if m else n
+        if counted + end - line_start > LINE_LIMIT:
+            error = at_offset(StructureError, f"this line holds more than {LINE_LIMIT:,} characters outside "
+                              "comments and [%tags], the reader's limit (a turn line holds a few hundred)", text,
+                              line_start + LINE_LIMIT - counted, source, line0, off0, rule="line-length")
+            error.source_line = ""  # not shown: it is too long to show
+            raise error
+        if m is None:
+            return
+        if text[end] == "\n":
+            counted, line_start, pos = 0, end + 1, end + 1
+            continue
+        close = _annotation_end(text, end + (2 if text[end] == "[" else 1), "}" if text[end] == "{" else "]")
+        if close < 0:  # unterminated: the parser reports it, without reading past it
+            return
+        counted += end - line_start
+        line_start = pos = close + 1
+
+
+def _annotation_end(text: str, start: int, closer: str) -> int:
+    """The index of the ``closer`` that ends a comment or ``[%tag]`` whose text starts at ``start`` (one preceded
+    by an even run of backslashes: a backslash escapes the character after it), or -1."""
+    j = text.find(closer, start)
+    while j >= 0:
+        k = j
+        while k > start and text[k - 1] == "\\":
+            k -= 1
+        if (j - k) % 2 == 0:
+            return j
+        j = text.find(closer, j + 1)
+    return -1
+
+
 def _parse_game(text: str, source: str, line0: int, off0: int) -> Record:
     """Parse one game's text (starting with its [Format] line); raise :class:`NotationError`.
 
     The fast route reads plain games; whatever it does not read, Lark does (see "the fast route")."""
     if not text.endswith("\n"):
         text += "\n"
+    if len(text) > LINE_LIMIT:
+        _check_line_lengths(text, source, line0, off0)
     record = _fast_game(_Game(text, source, line0, off0))
     if record is not None:
         return record
