@@ -366,7 +366,8 @@ class Catalog:
         self.guilds: tuple[Card, ...] = tuple(c for c in self.cards if c.is_guild)
         self._by_key: dict[tuple[str, int], Card] = {(normalise(c.name), c.age): c for c in self.cards}
         self._names: dict[str, str] = {normalise(c.name): c.name for c in self.cards}
-        self._wonder_names: dict[str, str] = _wonder_spellings(self.wonders, data.get("wonder_aliases", {}))
+        self._aliases: dict[str, list[str]] = data.get("wonder_aliases", {})
+        self._wonder_names: dict[str, str] = _wonder_spellings(self.wonders, self._aliases)
         self._wonders: dict[tuple[str, str], WonderSide] = {(w.name, w.side): w for w in self.wonders}
 
     # lookups ------------------------------------------------------------------------------------------------
@@ -407,6 +408,18 @@ class Catalog:
             raise _unknown("Wonder", name, self._wonder_names)
         return found
 
+    def wonder_spellings(self) -> dict[str, tuple[str, ...]]:
+        """Each Wonder's name -> the other spellings :meth:`wonder_name` accepts (aliases, then full names), as
+        distinct matching keys go: what ``spec/names.md`` publishes."""
+        found: dict[str, list[str]] = {w.name: [] for w in self.wonders}
+        keys = {normalise(name) for name in found}
+        for w in self.wonders:
+            for spelling in _spellings(w, self._aliases):
+                if normalise(spelling) not in keys:
+                    keys.add(normalise(spelling))
+                    found[w.name].append(spelling)
+        return {name: tuple(s) for name, s in found.items()}
+
     def wonder(self, name: str, side: str) -> WonderSide:
         """The Wonder side ``name`` / ``side`` (``day`` or ``night``; ``A``/``B`` are accepted too)."""
         side_key = {"a": "day", "b": "night"}.get(side.casefold(), side.casefold())
@@ -422,12 +435,17 @@ class Catalog:
         return iter(self.cards)
 
 
+def _spellings(wonder: WonderSide, aliases: dict[str, list[str]]) -> tuple[str, ...]:
+    """Every spelling of ``wonder`` a reader accepts, its name first: the aliases, the full name with and without
+    "The"."""
+    return (wonder.name, *aliases.get(wonder.name, ()), wonder.full_name, wonder.full_name.removeprefix("The "))
+
+
 def _wonder_spellings(wonders: tuple[WonderSide, ...], aliases: dict[str, list[str]]) -> dict[str, str]:
     """Matching key -> catalogue name for every accepted spelling of each Wonder (its name first)."""
     table = {normalise(w.name): w.name for w in wonders}
     for w in wonders:
-        full = w.full_name.removeprefix("The ")
-        for spelling in (*aliases.get(w.name, ()), w.full_name, full):
+        for spelling in _spellings(w, aliases):
             table.setdefault(normalise(spelling), w.name)
     return table
 

@@ -1,0 +1,111 @@
+"""The generated parts of the specification (spec/names.md, spec/record.schema.json) equal the package's.
+
+They are what another implementation reads instead of the package's data files (issue: the spec stands alone), so
+a change to the catalogue or the Record that is not republished fails here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from wnotation.catalog import AGES, load, normalise
+from wnotation.notation import read_games, to_json
+from wnotation.record import Record
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec"
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("spec_generate", SPEC / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["names.md", "record.schema.json"])
+def test_published_file_equals_what_the_package_generates(name):
+    text = (SPEC / name).read_text(encoding="utf-8")
+    assert text == _generator().FILES[name](), f"spec/{name} is stale: run python spec/generate.py"
+
+
+def _table(text: str, heading: str) -> list[list[str]]:
+    """The rows of the first Markdown table after ``heading``, header and rule left out."""
+    part = text.split(heading, 1)[1]
+    rows = []
+    for line in part.splitlines()[1:]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            rows.append([c.strip() for c in line.strip("|").split("|")])
+    return rows[2:]
+
+
+def test_names_lists_every_card_with_its_copies_and_decks_hold_seven_per_seat():
+    text = (SPEC / "names.md").read_text(encoding="utf-8")
+    catalog = load()
+    for age, numeral in zip(AGES, ("I", "II", "III")):
+        rows = _table(text, f"### Age {numeral}\n")
+        assert [r[0] for r in rows] == [c.name for c in catalog.age_cards(age)]
+        for n, column in zip(range(3, 8), range(3, 8)):
+            total = sum(int(r[column]) for r in rows)
+            assert total + (n + 2 if age == 3 else 0) == 7 * n, (numeral, n)
+    assert [r[0] for r in _table(text, "### Guilds")] == [g.name for g in catalog.guilds]
+
+
+def test_every_published_wonder_spelling_is_read_as_that_wonder():
+    text = (SPEC / "names.md").read_text(encoding="utf-8")
+    rows = _table(text, "## Wonders")
+    assert len(rows) == 7
+    for name, others, _resource in rows:
+        for spelling in [name, *filter(None, others.split(", "))]:
+            assert load().wonder_name(spelling) == name
+            assert load().wonder_name(spelling.upper()) == name
+
+
+def test_the_matching_key_is_what_the_appendix_defines():
+    """Full case folding, then only ASCII letters and digits: the examples of names.md, run."""
+    text = (SPEC / "names.md").read_text(encoding="utf-8")
+    for example in ("lumber yard", "LumberYard", "Lumber  Yard", "lumber-yard"):
+        assert f"`{example}`" in text
+        assert normalise(example) == "lumberyard"
+        assert load().card_name(example) == "Lumber Yard"
+    assert load().card_name("Craftsmen's Guild") == "Craftsmens Guild"
+    assert normalise("Lumber Yard") == re.sub(r"[^0-9a-z]", "", "Lumber Yard".casefold())
+    assert normalise("ſtone Pit") == "stonepit" and normalise("\u212ailn") == "kiln"
+    assert normalise("Café") == "caf"  # a non-ASCII letter that does not fold to ASCII counts for nothing
+
+
+def _records():
+    for path in sorted((ROOT / "replays").glob("*.7wn")) + sorted((SPEC / "cases").glob("*.7wn")):
+        for game in read_games(path.read_text(encoding="utf-8"), source=str(path)):
+            if isinstance(game, Record):
+                yield path.name, game
+
+
+def test_every_bundled_record_validates_against_the_published_schema():
+    schema = json.loads((SPEC / "record.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    count = 0
+    for name, record in _records():
+        errors = list(validator.iter_errors(json.loads(to_json(record))))
+        assert not errors, (name, errors[0].message)
+        count += 1
+    assert count > 100
+
+
+def test_the_schema_refuses_what_the_record_refuses():
+    schema = json.loads((SPEC / "record.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    good = json.loads(to_json(next(r for _, r in _records())))
+    assert validator.is_valid(good)
+    for broken in ({**good, "colour": "red"},  # extra fields are forbidden
+                   {k: v for k, v in good.items() if k != "seats"},  # seats are required
+                   {**good, "turns": [{"age": 4, "number": 1, "actions": []}]}):  # Ages are 1..3
+        assert not validator.is_valid(broken)
