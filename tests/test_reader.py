@@ -389,3 +389,24 @@ def test_a_line_just_inside_the_limit_is_read():
 
     name = "x" * (LINE_LIMIT - len("[Event \"\"]"))
     assert parse(HEADER.replace("[Date", f'[Event "{name}"]\n[Date') + I1).tag("Event") == name
+
+
+def test_turn_labels_are_read_in_any_case_and_written_in_upper_case():
+    """``show --at ii.3`` was accepted but the label ``i.3`` was a syntax error (spec 2: labels fold like keywords)."""
+    from wnotation.notation import write
+
+    upper = body(I1.rstrip(), "I.2 Loom | sell ? | stage ?")
+    for label1, label2 in (("i.1", "i.2"), ("I.1", "i.2"), ("\u0131.1", "I.2")):
+        text = HEADER + I1.replace("I.1", label1) + f"{label2} Loom | sell ? | stage ?\n"
+        record = parse(text)
+        assert record == upper and [t.label for t in record.turns] == ["I.1", "I.2"]
+        assert write(record) == write(upper)
+        assert next(read_games(io.StringIO(text))) == upper
+
+
+def test_lower_case_labels_keep_their_ages_and_their_order_checks():
+    record = parse(HEADER + "".join(f"{a}.{n} Loom | sell ? | stage ?\n" for a in ("i", "Ii", "iII")
+                                    for n in range(1, 7)))
+    assert [(t.age, t.number) for t in record.turns] == [(a, n) for a in (1, 2, 3) for n in range(1, 7)]
+    with pytest.raises(StructureError, match="turn ii.1 after I.1: expected I.2"):
+        parse(HEADER + I1 + "ii.1 Loom | sell ? | stage ?\n")

@@ -407,23 +407,32 @@ class _Walker:
             m = _GLYPH.match(t, q)
             return m.end() if m else p + 1
         if c == "?":
+            if word == "discard" and self.ch(p + 1) in "!?":
+                self.glyph_after_discard(p + 1)
             if self.ch(p + 1) in "!?":
                 _fail(p + 1, "an unknown card '?' and a glyph need a space between them: write '? ?', '? !', …",
                       "a space")
             q = self.ws(p + 1)
             if word == "pick" and q > p + 1 and _GLYPH.match(t, q):
                 return _GLYPH.match(t, q).end()  # type: ignore[union-attr]
-            return p + 1
-        m = _NAME.match(t, p)
-        if not m:
-            what = "a card name, '?' or '-' (declined)" if word == "pick" else "a card name or '?'"
-            _fail(p, f"expected {what} after '{word}', not {_show(t, p)}", "a card name", "'?'")
-        p = m.end()  # type: ignore[union-attr]
-        if word == "pick":
-            m = _GLYPH.match(t, self.ws(p))
-            if m:
-                p = m.end()
+            p += 1
+        else:
+            m = _NAME.match(t, p)
+            if not m:
+                what = "a card name, '?' or '-' (declined)" if word == "pick" else "a card name or '?'"
+                _fail(p, f"expected {what} after '{word}', not {_show(t, p)}", "a card name", "'?'")
+            p = m.end()  # type: ignore[union-attr]
+            if word == "pick":
+                m = _GLYPH.match(t, self.ws(p))
+                if m:
+                    p = m.end()
+        if word == "discard" and _GLYPH.match(t, self.ws(p)):
+            self.glyph_after_discard(self.ws(p))
         return p
+
+    def glyph_after_discard(self, p: int) -> None:
+        _fail(p, "a glyph after the discarded card: a glyph marks the card played, so write it before ', discard' "
+                 "(as in 'Scriptorium !, discard Loom')", "'|'", "','", "the end of the line")
 
 
 # --- entry point ---------------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ TERMINALS = {
     "PICK_OPEN": rf",{OSP}(?i:pick)",
     "PICK_REST": rf"{PICKED}(?:{CLAUSE})*(?:{BAR_SEP}{PIECE})*",
     "RESULTS": rf"{SEAT_REF}{OSP}:(?:{SP}{CATEGORY}{SP}-?[0-9]+)*",
-    "LABEL": r"(?:III|II|I)\.[1-7]",
+    "LABEL": r"(?i:III|II|I)\.[1-7]",
     "COMMENT": r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}",
     "ATAG": r"\[%[A-Za-z][A-Za-z0-9_\-]*(?:[ \t][^\]\\]*(?:\\[\s\S][^\]\\]*)*)?\]",
     "STRING": r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"',
@@ -80,6 +80,12 @@ UNKNOWN_DATE = "????.??.??"
 BOUNDARY_RE = re.compile(r"^[ \t]*\[Format(?![A-Za-z0-9_])", re.M)
 
 AGE_OF_NUMERAL = {"I": 1, "II": 2, "III": 3}
+
+
+def age_of_label(label: str) -> int:
+    """The Age of a turn label matched by ``LABEL`` in any case (``II.3``, ``ii.3``, ``ıı.3``)."""
+    numeral = label[: label.index(".")]
+    return AGE_OF_NUMERAL[numeral if numeral.isupper() and numeral.isascii() else keyword(numeral).upper()]
 NUMERALS = ("I", "II", "III")
 SIDE_OF = {"l": "left", "left": "left", "r": "right", "right": "right"}
 

@@ -551,8 +551,7 @@ def _read_deal(g: _Game, age: int, tag: list[Token]) -> Deal:
 
 def _read_turn(g: _Game, children: list[Token]) -> None:
     label = children[0]
-    numeral, number_s = label.value.split(".")
-    age, number = lexical.AGE_OF_NUMERAL[numeral], int(number_s)
+    age, number = lexical.age_of_label(label.value), int(label.value[-1])
     if g.results:
         raise g.error(StructureError, f"turn {label.value} after the results: results come last", label,
                       rule="turn-order")
@@ -1204,7 +1203,7 @@ def _fast_turn(g: _Game, m: Any, line: int, line_start: int) -> None:
     """One plain turn line: label ``m[1]`` and run of actions ``m[2]``, on ``line``, which starts at
     ``line_start``."""
     label = m.group(1)
-    age = 3 if label[2] == "I" else (2 if label[1] == "I" else 1)
+    age = lexical.age_of_label(label)
     number = ord(label[-1]) - 48
     last = g.last_label
     if g.results:
