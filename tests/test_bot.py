@@ -152,3 +152,23 @@ def test_R_DECK__a_single_mutation_is_reported_at_its_turn(game, which, other):
     found = replay(record.model_copy(update={"turns": tuple(turns)})).findings
     assert found and (found[0].address, found[0].seat) == (turn.label, action.seat)
     assert found[0].rule in ("R-DECK", "R-PASS")
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_R_BABYLON_N1__the_bots_keep_the_last_card_whenever_legal_actions_offer_it(bot):
+    """legal_actions offers keeping and declining; the bots keep (a kept card can at least be sold)."""
+    sides = [("Babylon", "night"), ("Gizah", "day"), ("Rhodos", "day")]
+    kept = 0
+    for seed in range(4):
+        record = play_game(3, seed, bot, wonders=sides)
+        r = replay(record)
+        for turn in record.turns:
+            if turn.number != 6:
+                continue
+            state = r.position(f"{('I', 'II', 'III')[turn.age - 1]}.5")
+            a = next(x for x in turn.actions if x.seat == 1)
+            offered = [x for x in legal_actions(state, 1) if x.use == a.use and x.card.name == a.card]
+            if any(x.keeps for x in offered):
+                assert any(not x.keeps for x in offered) and a.discard is None
+                kept += 1
+    assert kept

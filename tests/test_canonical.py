@@ -165,7 +165,8 @@ def test_purchase_change_text():
 
 def _cheapest(state, seat: int, a):
     """The cheapest purchases listed for a Record action at ``state`` (``[]`` for a free or unlisted play)."""
-    listed = [x for x in legal_actions(state, seat) if x.use == a.use and x.card.name == a.card]
+    listed = [x for x in legal_actions(state, seat) if x.use == a.use and x.card.name == a.card
+              and not x.keeps]  # a Babylon seat's turn-6 plays are listed twice, keeping and not (R-BABYLON-N1)
     return [] if not listed or listed[0].free else listed
 
 

@@ -39,3 +39,27 @@ def test_seats_that_do_not_act_have_no_legal_actions():
     assert seats_to_act(s) == (1,)
     assert legal_actions(s, 2) == () and [a.use for a in legal_actions(s, 1)] == ["build", "sell"]
     assert str(legal_actions(s, 1)[0]) == "build Altar"
+
+
+def test_R_BABYLON_N1__turn_six_lists_keeping_and_declining_and_both_replay_clean():
+    table = [("Babylon", "night"), ("Rhodos", "day"), ("Ephesos", "day")]
+    hands = [["Altar", "Theater"], ["Well", "Baths"], ["Well", "Baths"]]
+    others = [Play(k, "sell", card("Well", 1), None, (card("Baths", 1),)) for k in (2, 3)]
+    s = position(table, turn=5, cities=[{"stages": 1}], hands=hands)
+    got = [(a.use, a.card.name, a.keeps) for a in legal_actions(s, 1)]
+    assert got == [("build", "Altar", True), ("build", "Altar", False), ("sell", "Altar", True),
+                   ("sell", "Altar", False), ("build", "Theater", True), ("build", "Theater", False),
+                   ("sell", "Theater", True), ("sell", "Theater", False)]  # stage 2 needs clay and glass
+    assert str(legal_actions(s, 1)[0]) == "build Altar, keeps the last card"
+    for a in legal_actions(s, 1):
+        last = card("Theater" if a.card.name == "Altar" else "Altar", 1)
+        play = Play(1, a.use, a.card, None, () if a.keeps else (last,))
+        _, found, after = step_turn(s, [play, *others])
+        assert found == () and seats_to_act(after) == ((1,) if a.keeps else ())
+    # the stage that grants the power, built on turn 6 itself, may keep; the seat's other plays may not
+    s = position(table, turn=5, cities=[{"buildings": ["Stone Pit", "Timber Yard"]}], hands=hands)
+    assert [(a.use, a.card.name) for a in legal_actions(s, 1) if a.keeps] == [("stage", "Altar"),
+                                                                              ("stage", "Theater")]
+    assert sum(1 for a in legal_actions(s, 1) if a.use == "stage") == 4
+    # a seat without the power lists each play once
+    assert not any(a.keeps for a in legal_actions(s, 2)) and len(legal_actions(s, 2)) == 4

@@ -296,7 +296,7 @@ def test_oracles_R_PASS_R_CHAIN_R_PRICE_at_every_position(g):
             options = legal_actions(s, seat)
             for card in set(s.hands[seat - 1]):
                 chained = card.name not in city.names and not city.names.isdisjoint(card.chain_from)
-                builds = [a for a in options if a.use == "build" and a.card is card]
+                builds = [a for a in options if a.use == "build" and a.card is card and not a.keeps]
                 if chained:  # R-CHAIN: free, no coins, no purchase
                     assert len(builds) == 1 and builds[0].free and builds[0].coins == 0, (address, seat, card)
             for a in options:

@@ -7,10 +7,11 @@ Python's :mod:`random`, so a seed gives the same game on every platform.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from .. import deck, record
-from ..catalog import Card, PlayLastCard, Points, WonderSide, load
+from ..catalog import Card, Points, WonderSide, load
 from .legal import LegalAction, legal_actions
 from .rules import Play, deal_events, end_age, pick_options, picks_owed, seats_to_act, step_picks, step_turn
 from .scoring import CityView, score
@@ -61,12 +62,10 @@ def _choose(state: State, options: Sequence[LegalAction], bot: str, rng: deck.Sp
     return options[best]
 
 
-def _keeps(state: State, a: LegalAction) -> bool:
-    """Whether ``a.seat`` will keep its last card after this turn 6 (R-BABYLON-N1)."""
-    city = state.cities[a.seat - 1]
-    if PlayLastCard in city.powers:
-        return True
-    return a.use == "stage" and any(type(e) is PlayLastCard for e in city.wonder.stages[city.stages].effects)
+def _declines(a: LegalAction, legal: Sequence[LegalAction]) -> bool:
+    """Whether ``a`` declines the extra turn that the same play listed keeping offers (R-BABYLON-N1). The bots
+    never choose it: keeping is never worse, since the kept card can at least be sold for 3 coins."""
+    return not a.keeps and replace(a, keeps=True, discard=None) in legal
 
 
 def _pick(state: State, seat: int, bot: str, rng: deck.SplitMix64) -> Card | None:
@@ -129,12 +128,8 @@ def play_game(players: int, seed: int, bot: str = "random",
             plays, actions = [], {}
             for seat in seats_to_act(state):
                 legal = legal_actions(state, seat)
-                a = _choose(state, legal, bot, rng)
-                discard = None
-                if turn == 6 and not _keeps(state, a):
-                    rest = list(state.hands[seat - 1])
-                    rest.remove(a.card)
-                    discard = rest[0]
+                a = _choose(state, [x for x in legal if not _declines(x, legal)], bot, rng)
+                discard = a.discard if turn == 6 and not a.keeps else None
                 purchase = None if a.default else (a.purchase.left, a.purchase.right)
                 play = Play(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())
                 plays.append(play)

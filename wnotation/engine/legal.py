@@ -7,11 +7,11 @@ finding. Unknown cards in a hand cannot be listed; builds from the discard pile 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..catalog import Card
+from ..catalog import Card, PlayLastCard
 from .rules import NO_PURCHASE, cheapest_options, free_reason, seats_to_act
-from .state import State, info, stage_info
+from .state import City, State, info, stage_info
 from .trade import Purchase
 
 
@@ -19,7 +19,10 @@ from .trade import Purchase
 class LegalAction:
     """One legal play: ``use`` (build / stage / sell) of ``card`` with ``purchase``, paying ``coins`` in all (coin
     cost to the bank plus coins to the neighbours). ``free`` is ``"chain"`` or ``"power"`` for a free build;
-    ``default`` is true when ``purchase`` is what the engine chooses for a record that states none."""
+    ``default`` is true when ``purchase`` is what the engine chooses for a record that states none. ``keeps`` is
+    true for a turn-6 play after which the seat keeps its last card for Babylon Night's extra turn (R-BABYLON-N1;
+    written without a discard clause); false, the last card is discarded (R-LAST): ``discard``, when the hand
+    shows it."""
 
     seat: int
     use: str
@@ -28,14 +31,20 @@ class LegalAction:
     coins: int = 0
     free: str | None = None
     default: bool = True
+    keeps: bool = False
+    discard: Card | None = None
 
     def __str__(self) -> str:
         text = f"{self.use} {self.card.name}"
         if self.free:
-            return f"{text} (free: {self.free})"
-        if self.purchase.units:
-            return f"{text} (buy {self.purchase}; {self.coins} coins)"
-        return f"{text} ({self.coins} coins)" if self.coins else text
+            text += f" (free: {self.free})"
+        elif self.purchase.units:
+            text += f" (buy {self.purchase}; {self.coins} coins)"
+        elif self.coins:
+            text += f" ({self.coins} coins)"
+        if self.keeps:
+            return text + ", keeps the last card"
+        return f"{text}, discard {self.discard.name}" if self.discard is not None else text
 
 
 def _options(state: State, seat: int, cost: dict[str, int], coin_cost: int) -> tuple[tuple[Purchase, int, bool], ...]:
@@ -56,8 +65,9 @@ def legal_actions(state: State, seat: int) -> tuple[LegalAction, ...]:
     Order: the distinct known cards of the hand in hand order; for each, its builds, then its stages, then its
     sale. A paid build or stage is listed once per *cheapest* purchase (R-TRADE-MINIMAL), in the trade solver's
     canonical order, the first being the default; dearer purchases are legal too but not listed. A free build
-    (R-CHAIN, Olympia) is listed once, without purchase. Cost: one memoised solver call per card plus one for the
-    stage.
+    (R-CHAIN, Olympia) is listed once, without purchase. On turn 6, a seat that may keep its last card
+    (R-BABYLON-N1: the power, or the stage that grants it built by this very play) gets each play twice, keeping
+    (``keeps``), then declining. Cost: one memoised solver call per card plus one for the stage.
     """
     if seat not in seats_to_act(state):
         return ()
@@ -84,4 +94,22 @@ def legal_actions(state: State, seat: int) -> tuple[LegalAction, ...]:
             for p, coins, default in stage:
                 out.append(LegalAction(seat, "stage", card, p, coins, None, default))
         out.append(LegalAction(seat, "sell", card))
+    if turn == 6:
+        return _last_card(city, state.hands[seat - 1], out)
+    return tuple(out)
+
+
+def _last_card(city: City, hand: tuple[Card | None, ...], plays: list[LegalAction]) -> tuple[LegalAction, ...]:
+    """Turn 6's plays with the card each leaves (R-LAST); a play that lets the seat keep it (R-BABYLON-N1: the
+    power, or the stage that grants it) listed first keeping it, then discarding it."""
+    has = PlayLastCard in city.powers
+    grants = city.stages < len(city.wonder.stages) and any(
+        type(e) is PlayLastCard for e in city.wonder.stages[city.stages].effects)
+    out: list[LegalAction] = []
+    for a in plays:
+        if has or (grants and a.use == "stage"):
+            out.append(replace(a, keeps=True))
+        rest = list(hand)
+        rest.remove(a.card)
+        out.append(replace(a, discard=rest[0]) if len(rest) == 1 else a)
     return tuple(out)

@@ -79,6 +79,27 @@ def _near(word: str, options: tuple[str, ...]) -> str | None:
     return close[0] if close else None
 
 
+#: What players call the resources, by the notation's word for each (the card art says cloth, the rules loom).
+RESOURCE_WORDS = {
+    "loom": ("cloth", "textile", "textiles", "fabric", "silk", "linen", "weave"),
+    "papyrus": ("paper", "parchment", "scroll"),
+    "clay": ("brick", "bricks"),
+    "wood": ("timber", "lumber", "log", "logs", "tree"),
+    "ore": ("iron", "metal"),
+    "stone": ("rock", "rocks"),
+}
+_RESOURCE_OF_WORD = {word: resource for resource, words in RESOURCE_WORDS.items() for word in words}
+
+
+def _resource_meant(word: str) -> str | None:
+    """The resource a word of a purchase means: another name for it (``cloth``), a plural, or a near spelling."""
+    key = word.casefold()
+    found = _RESOURCE_OF_WORD.get(key) or _RESOURCE_OF_WORD.get(key.removesuffix("s"))
+    if found is None and key.endswith("s") and key[:-1] in RESOURCES:
+        found = key[:-1]
+    return found or _near(word, RESOURCES)
+
+
 def _show(t: str, p: int) -> str:
     if p >= len(t) or t[p] == "\n":
         return "the end of the line"
@@ -364,7 +385,7 @@ class _Walker:
                 if not w or w.group().casefold() not in RESOURCES:
                     word = w.group() if w else t[q : q + 1]
                     if w or units == 0 or c:
-                        near = _near(word, RESOURCES)
+                        near = _resource_meant(word)
                         hint = f"; did you mean {near}?" if near else ""
                         what = f"unknown resource {word!r}{hint}" if w else f"expected a resource, not {_show(t, q)}"
                         _fail(q, what, *RESOURCES)

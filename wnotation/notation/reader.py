@@ -144,7 +144,9 @@ class _Game:
 
     # names -------------------------------------------------------------------------------------------------
 
-    def card(self, text: str, tok: Token, rel: int) -> str:
+    def card(self, text: str, tok: Token, rel: int, *, played: bool = False) -> str:
+        """The printed name of the card ``text``; ``played`` for the card of an action, whose unknown name may
+        hold the verb the writer meant (``discard Marketplace``: a sale)."""
         if text == UNKNOWN:
             return UNKNOWN
         found = _card_names().get(text)
@@ -155,14 +157,24 @@ class _Game:
         except _catalog.CatalogError as exc:
             word = text.strip().casefold()
             if word in ("sell", "stage", "discard", "pick"):
+                hint = " (', discard X' is the turn-6 clause; to sell a card write 'sell X')" if word == "discard" else ""
                 raise self.error(
                     NotationSyntaxError,
-                    f"expected a card name or '?' after '{word}'",
+                    f"expected a card name or '?' after '{word}'{hint}",
                     tok,
                     rel + len(text),
                     rule="syntax",
                     expected=("a card name", "'?'"),
                 ) from None
+            meant = _verb_meant(text) if played else None
+            if meant is not None:
+                fix, use = meant
+                raise self.error(UnknownNameError, f"unknown card {text!r}: to {use} write '{fix}'", tok, rel,
+                                 rule="unknown-card", suggestion=fix) from None
+            verb = _VERB_OF_WORD.get(word) if played else None
+            if verb:
+                raise self.error(UnknownNameError, f"unknown card {text!r}: to {_USE_OF_VERB[verb]} write '{verb}' "
+                                 f"and the card ('{verb} ?' for an unseen one)", tok, rel, rule="unknown-card") from None
             raise self.error(
                 UnknownNameError, str(exc), tok, rel, rule="unknown-card", suggestion=exc.suggestion
             ) from None
@@ -189,6 +201,39 @@ class _Game:
                 UnknownNameError, f"unknown seat {text!r}{hint}", tok, rel, rule="unknown-seat", suggestion=suggestion
             )
         return number
+
+
+# Words a player may write for the kind of an action, by the notation's way to write that kind ("" builds).
+_VERBS = {
+    "sell": ("sell", "sells", "sold", "sale", "discard", "discards", "discarded", "burn", "burns", "burned", "burnt",
+             "trash"),
+    "stage": ("stage", "stages", "staged", "wonder", "bury", "buries", "buried"),
+    "": ("build", "builds", "built", "play", "plays", "played"),
+}
+_VERB_OF_WORD = {word: verb for verb, words in _VERBS.items() for word in words}
+_USE_OF_VERB = {"sell": "sell a card", "stage": "build a Wonder stage with a card", "": "build a card"}
+
+
+def _verb_meant(text: str) -> tuple[str, str] | None:
+    """``(fix, what it does)`` when an unknown card name is a verb word and a card name (either order):
+    ``discard Marketplace`` → ``sell Marketplace``, never a fix that plays the card another way. The card part
+    may itself be misspelt (its nearest name is used). ``None`` otherwise."""
+    words = text.split()
+    if len(words) < 2:
+        return None
+    cat = _catalog.load()
+    for verb_word, rest in ((words[0], words[1:]), (words[-1], words[:-1])):
+        verb = _VERB_OF_WORD.get(verb_word.casefold())
+        if verb is None:
+            continue
+        try:
+            card = cat.card_name(" ".join(rest))
+        except _catalog.CatalogError as exc:
+            if exc.suggestion is None:
+                continue
+            card = exc.suggestion
+        return (f"{verb} {card}" if verb else card), _USE_OF_VERB[verb]
+    return None
 
 
 @cache
@@ -691,7 +736,7 @@ def _piece(g: _Game, tok: Token, m: Any) -> tuple[_ActionBuilder, _PickBuilder |
     if verb:
         a.use = lexical.keyword(verb)
     if name:
-        a.card = g.card(name, tok, m.start("name"))
+        a.card = g.card(name, tok, m.start("name"), played=True)
         purchase, a.glyph = m.group("purchase", "glyph")
         if purchase:
             a.purchase = _purchase(g, tok, m.start("purchase"), purchase)
