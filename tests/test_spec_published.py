@@ -16,7 +16,7 @@ import pytest
 
 from wnotation.catalog import AGES, load, normalise
 from wnotation.notation import read_games, to_json
-from wnotation.record import Record
+from wnotation.record import CATEGORIES, Record
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
@@ -36,14 +36,15 @@ def test_published_file_equals_what_the_package_generates(name):
 
 
 def _table(text: str, heading: str) -> list[list[str]]:
-    """The rows of the first Markdown table after ``heading``, header and rule left out."""
-    part = text.split(heading, 1)[1]
-    rows = []
-    for line in part.splitlines()[1:]:
-        if line.startswith("#"):
-            break
+    """The body rows of the first Markdown table at or after ``heading`` (its header row and rule left out)."""
+    start = text.index(heading)
+    part = text[text.rindex("\n", 0, start) + 1 :]
+    rows: list[list[str]] = []
+    for line in part.splitlines():
         if line.startswith("|"):
-            rows.append([c.strip() for c in line.strip("|").split("|")])
+            rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+        elif rows:
+            break
     return rows[2:]
 
 
@@ -109,3 +110,41 @@ def test_the_schema_refuses_what_the_record_refuses():
                    {k: v for k, v in good.items() if k != "seats"},  # seats are required
                    {**good, "turns": [{"age": 4, "number": 1, "actions": []}]}):  # Ages are 1..3
         assert not validator.is_valid(broken)
+
+
+_OBJECTS = {"game": "Record", "seat": "Seat", "tag": "Tag", "seed": "Seed", "deal": "Deal", "turn": "Turn",
+            "action": "Action", "purchase": "Purchase", "pick": "Pick", "result": "SeatResult",
+            "annotation": "Annotation"}
+
+
+def _section_14() -> str:
+    text = (SPEC / "7wn.md").read_text(encoding="utf-8")
+    return text.split("## 14. JSON", 1)[1].split("\n## 15.", 1)[0]
+
+
+def test_the_json_section_lists_exactly_the_schemas_members_in_order():
+    schema = json.loads((SPEC / "record.schema.json").read_text(encoding="utf-8"))
+    listed: dict[str, list[str]] = {}
+    current = None
+    for row in _table(_section_14(), "| object | member |"):
+        current = row[0] or current
+        for member in re.findall(r"`(\w+)`", row[1]):
+            listed.setdefault(current, []).append(member)
+    assert listed["result"][1:3] == [CATEGORIES[0], CATEGORIES[-1]]  # written `military` … `science`
+    listed["result"][1:3] = CATEGORIES
+    assert set(listed) == set(_OBJECTS)
+    for obj, model in _OBJECTS.items():
+        definition = schema if model == "Record" else schema["$defs"][model]
+        assert listed[obj] == list(definition["properties"]), obj
+        assert definition.get("additionalProperties") is False, obj
+
+
+def test_the_json_example_is_the_7wn_example_after_it():
+    section = _section_14()
+    document = section.split("```json\n", 1)[1].split("```", 1)[0]
+    text = section.split("```7wn\n", 1)[1].split("```", 1)[0]
+    from wnotation.notation import parse, records_from_json, write
+
+    (record,) = records_from_json(document)
+    assert record == parse(text)
+    assert write(record) == text

@@ -126,7 +126,10 @@ def purchase_changes(record: Record, played: Replay | None = None) -> tuple[Purc
                 card = catalog.card(action.card, turn.age)
             except CatalogError:
                 continue
-            listed = [a for a in legal_actions(state, action.seat) if a.use == action.use and a.card.name == card.name]
+            listed = []  # each cheapest purchase once (a play may be listed once per turn-6 choice of the last card)
+            for a in legal_actions(state, action.seat):
+                if a.use == action.use and a.card.name == card.name and all(a.purchase != b.purchase for b in listed):
+                    listed.append(a)
             if not listed or listed[0].free is not None:
                 continue  # not a paid play the engine lists here (free build, card not in the known hand)
             change = _change(action, listed, address, index)

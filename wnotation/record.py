@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from . import catalog as _catalog
 
@@ -41,6 +42,10 @@ class Span(BaseModel):
     line: int
     column: int
     offset: int = 0
+
+
+#: Where an element was read from: never in JSON, so not in the JSON Schema either.
+SourceSpan = SkipJsonSchema[Span | None]
 
 
 class _Model(BaseModel):
@@ -91,7 +96,7 @@ class Pick(_Model):
 
     card: str | None = None
     annotation: Annotation = NO_ANNOTATION
-    span: Span | None = Field(default=None, exclude=True)
+    span: SourceSpan = Field(default=None, exclude=True)
 
 
 class Action(_Model):
@@ -111,7 +116,7 @@ class Action(_Model):
     discard: str | None = None
     pick: Pick | None = None
     annotation: Annotation = NO_ANNOTATION
-    span: Span | None = Field(default=None, exclude=True)
+    span: SourceSpan = Field(default=None, exclude=True)
 
 
 class Turn(_Model):
@@ -124,7 +129,7 @@ class Turn(_Model):
     number: int = Field(ge=1, le=7)
     actions: tuple[Action, ...]
     annotation: Annotation = NO_ANNOTATION
-    span: Span | None = Field(default=None, exclude=True)
+    span: SourceSpan = Field(default=None, exclude=True)
 
     @property
     def label(self) -> str:
@@ -137,7 +142,7 @@ class Seat(_Model):
     name: str
     wonder: str
     side: Literal["day", "night"]
-    span: Span | None = Field(default=None, exclude=True)
+    span: SourceSpan = Field(default=None, exclude=True)
 
     @field_validator("wonder")
     @classmethod
@@ -154,7 +159,7 @@ class Deal(_Model):
 
     age: int = Field(ge=1, le=3)
     hands: tuple[tuple[str, ...], ...]
-    span: Span | None = Field(default=None, exclude=True)
+    span: SourceSpan = Field(default=None, exclude=True)
 
 
 class Seed(_Model):
@@ -167,7 +172,7 @@ class Seed(_Model):
 class Tag(_Model):
     name: str
     value: str
-    span: Span | None = Field(default=None, exclude=True)
+    span: SourceSpan = Field(default=None, exclude=True)
 
 
 class SeatResult(_Model):
@@ -184,7 +189,7 @@ class SeatResult(_Model):
     total: int | None = None
     coins: int | None = None
     rank: int | None = None
-    span: Span | None = Field(default=None, exclude=True)
+    span: SourceSpan = Field(default=None, exclude=True)
 
 
 class Record(_Model):
@@ -204,7 +209,7 @@ class Record(_Model):
     turns: tuple[Turn, ...] = ()
     results: tuple[SeatResult, ...] = ()
     annotation: Annotation = NO_ANNOTATION
-    span: Span | None = Field(default=None, exclude=True)
+    span: SourceSpan = Field(default=None, exclude=True)
 
     @model_validator(mode="after")
     def _well_formed(self) -> "Record":
