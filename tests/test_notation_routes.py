@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import pytest
@@ -227,20 +226,12 @@ def test_headers_skip_bodies_but_report_broken_tags():
     assert info.value.to_dict() == full[1].to_dict()
 
 
-def test_headers_are_much_faster_than_full_reads():
+def test_headers_of_many_games_are_the_full_reads_headers():
+    """That the skim is faster is measured in benchmarks/bench_timings.py, not asserted here."""
     text = "\n".join(bot_texts()[-6:] * 4)
-    list(read_games(text)), list(read_headers(text))  # warm up
-
-    def cost(read) -> float:
-        best = float("inf")
-        for _ in range(3):
-            start = time.process_time()
-            for _ in read(text):
-                pass
-            best = min(best, time.process_time() - start)
-        return best
-
-    assert cost(read_headers) * 2 < cost(read_games)
+    headers, games = list(read_headers(text)), list(read_games(text))
+    assert len(headers) == len(games) == 24
+    assert [(h.seats, h.seed, h.guilds) for h in headers] == [(g.seats, g.seed, g.guilds) for g in games]
 
 
 # --- the error policy ----------------------------------------------------------------------------------------

@@ -66,10 +66,18 @@ def wheel(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def venv(wheel, tmp_path_factory) -> Path:
-    """A fresh venv holding the installed wheel; dependencies come from this interpreter's site-packages."""
+    """A fresh venv holding the installed wheel; dependencies come from this interpreter's site-packages, listed
+    in a .pth file (``--system-site-packages`` would give the base interpreter's, which lack them when the suite
+    itself runs in a venv, as the README and CI run it). Paths listed so come after the venv's own, and their .pth
+    files are not run, so an editable install of the source stays out."""
+    import site
+
     tmp = tmp_path_factory.mktemp("venv")
-    _run(sys.executable, "-m", "venv", "--system-site-packages", tmp / "venv", cwd=tmp)
+    _run(sys.executable, "-m", "venv", tmp / "venv", cwd=tmp)
     python = tmp / "venv" / BIN / "python"
+    purelib = _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp).stdout.strip()
+    here = [p for p in (*site.getsitepackages(), site.getusersitepackages()) if os.path.isdir(p)]
+    (Path(purelib) / "wnotation-test-dependencies.pth").write_text("\n".join(here) + "\n", encoding="utf-8")
     _run(python, "-m", "pip", "install", "--quiet", "--no-index", "--force-reinstall", "--no-deps", wheel, cwd=tmp)
     return tmp / "venv"
 

@@ -31,21 +31,32 @@ def test_the_python_tour_runs():
     assert runner.failures == 0, "the README's Python tour fails: run 'python3 -m doctest -v README.md'"
 
 
-def test_quick_start_has_exactly_the_two_commands():
+VENV = "python3 -m venv .venv && . .venv/bin/activate && "
+
+
+def _quick_start() -> list[str]:
     quick = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    commands = re.findall(r"^```sh\n(.*?)\n```$", quick, flags=re.M | re.S)
-    assert len(commands) == 2
-    assert commands[1] == "python3 -m pip install -e '.[test]' && python3 -m pytest"
-    first = commands[0].split(" && ")
+    return re.findall(r"^```sh\n(.*?)\n```$", quick, flags=re.M | re.S)
+
+
+def test_quick_start_has_exactly_the_two_commands_each_in_a_venv():
+    commands = _quick_start()
+    assert len(commands) == 2 and all(c.startswith(VENV) and "\n" not in c for c in commands)
+    assert commands[1] == VENV + "python3 -m pip install -e '.[test]' && python3 -m pytest -n auto"
+    first = commands[0].removeprefix(VENV).split(" && ")
     assert first[0] == "python3 -m pip install ."
     assert [c.split()[:2] for c in first[1:]] == [["wnotation", "check"], ["wnotation", "score"]]
     replay = {c.split()[2] for c in first[1:]}
     assert len(replay) == 1 and (ROOT / replay.pop()).is_file()
 
 
+def test_ci_runs_the_readme_test_command_verbatim():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"\n{_quick_start()[1]} || status=$?\n" in ci
+
+
 def test_quick_start_commands_succeed():
-    quick = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    first = re.findall(r"^```sh\n(.*?)\n```$", quick, flags=re.M | re.S)[0]
+    first = _quick_start()[0].removeprefix(VENV)
     for command in first.split(" && ")[1:]:
         args = shlex.split(command)[1:]
         args[1] = str(ROOT / args[1])

@@ -292,17 +292,14 @@ def test_source_order_does_not_matter():
     assert a == b
 
 
-def test_palace_with_many_sources_is_fast():
-    import time
-
+def test_palace_with_many_sources_buys_four_units():
+    """How long the solver takes here is measured in benchmarks/bench_timings.py, not asserted."""
     palace = {r: 1 for r in RESOURCES}
     own = [("wood", "stone"), ("clay", "ore"), G]
     left = [("wood", "clay"), ("stone", "ore"), PA, L, O]
     right = [("glass", "papyrus", "loom"), W, S, C, L, PA]
-    start = time.perf_counter()
     got = minimal_purchases(palace, own, left, right, Prices(1, 2, 2, 1))
     assert got and all(p.units == 4 for p in got)
-    assert time.perf_counter() - start < 0.5
 
 
 # --- property: agree with a brute-force reference ------------------------------------------------------------
