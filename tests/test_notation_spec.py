@@ -56,3 +56,32 @@ def test_the_complete_game_replays_without_findings():
     (record,) = parse_many(game)
     assert len(record.turns) == 20 and record.results
     assert replay.replay(record).findings == ()
+
+
+# --- every example is a legal record ------------------------------------------------------------------------
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def _legal_examples() -> list[tuple[str, str]]:
+    """``(where, text)`` of every 7WN example that is not an error example: the spec's ```7wn blocks, its
+    ```7wn-body blocks after the example header (but ```7wn-body fragment: lines out of their game), and the
+    README's ```7wn blocks."""
+    out = []
+    for kind in ("7wn", "7wn-body"):
+        blocks = [(attrs, text) for k, attrs, text in BLOCKS if k == kind]
+        out += [(f"spec {kind} block {i}", text if kind == "7wn" else HEADER + "\n" + text)
+                for i, (attrs, text) in enumerate(blocks, 1) if "fragment" not in attrs]
+    readme = re.findall(r"^```7wn\n(.*?)^```$", README, flags=re.M | re.S)
+    out += [(f"README 7wn block {i}", text) for i, text in enumerate(readme, 1)]
+    return out
+
+
+@pytest.mark.parametrize("where, text", _legal_examples(), ids=[w for w, _ in _legal_examples()])
+def test_every_example_is_a_legal_record(where, text):
+    """The spec's first example and its extra-turn example failed ``wnotation check``; an example that is meant
+    to be refused is a ```7wn-error block."""
+    replay = pytest.importorskip("wnotation.engine.replay")
+    for record in parse_many(text):
+        errors = [str(f) for f in replay.replay(record).findings if f.severity == "error"]
+        assert errors == [], where
