@@ -410,3 +410,21 @@ def test_lower_case_labels_keep_their_ages_and_their_order_checks():
     assert [(t.age, t.number) for t in record.turns] == [(a, n) for a in (1, 2, 3) for n in range(1, 7)]
     with pytest.raises(StructureError, match="turn ii.1 after I.1: expected I.2"):
         parse(HEADER + I1 + "ii.1 Loom | sell ? | stage ?\n")
+
+
+def test_seat_names_are_read_in_nfc_and_matched_however_they_were_typed():
+    """A name typed decomposed (NFD: e and a combining accent) gave a caret on the combining mark."""
+    import unicodedata
+
+    nfd, nfc = unicodedata.normalize("NFD", "José"), "José"
+    for header_name, body_name in ((nfd, nfd), (nfd, nfc), (nfc, nfd), (nfc, "JOSÉ")):
+        text = HEADER.replace('"Bob"', f'"{header_name}"') + I1 + f"result {body_name}: coins 3\n"
+        for record in (parse(text), next(read_games(io.StringIO(text)))):
+            assert record.seats[1].name == nfc and record.results[0].seat == 2
+
+
+def test_a_seat_name_that_cannot_be_written_in_the_body_says_write_its_number():
+    text = HEADER.replace('"Carol"', '"王小明"')
+    with pytest.raises(NotationSyntaxError, match="seat 3's name '王小明' cannot be written here .*: write #3"):
+        parse(text + I1 + "result 王小明: coins 3\n")
+    assert parse(text + I1 + "result #3: coins 3\n").results[0].seat == 3

@@ -19,6 +19,7 @@ engine, which reports an unknown name as a finding. Everything else (legality, c
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -143,6 +144,12 @@ class Seat(_Model):
     wonder: str
     side: Literal["day", "night"]
     span: SourceSpan = Field(default=None, exclude=True)
+
+    @field_validator("name")
+    @classmethod
+    def _nfc_name(cls, value: str) -> str:
+        """The name in Unicode form C, as the reader keeps it, so equal names are equal strings."""
+        return value if value.isascii() else unicodedata.normalize("NFC", value)
 
     @field_validator("wonder")
     @classmethod

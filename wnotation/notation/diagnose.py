@@ -31,6 +31,7 @@ _ATAG = re.compile(lexical.TERMINALS["ATAG"])
 _STRING = re.compile(lexical.TERMINALS["STRING"])
 _TAG_NAME = re.compile(lexical.TERMINALS["TAG_NAME"])
 _SEAT_REF = re.compile(lexical.SEAT_REF)
+_SEAT_TAG = re.compile(rf"^[ \t]*\[[ \t]*Seat([1-7])[ \t]+({lexical.TERMINALS['STRING']})", re.M)
 _SIDE = re.compile(rf"{lexical.SIDE}(?=[ \t])")
 _COUNT = re.compile(r"[1-9][0-9]?")
 _INT = re.compile(r"-?[0-9]+")
@@ -119,6 +120,20 @@ class _Walker:
 
     def ws(self, p: int) -> int:
         return _WS.match(self.t, p).end()  # type: ignore[union-attr]
+
+    def unwritable_seat(self, p: int) -> None:
+        """Fail with ``write #N`` if the text at ``p`` up to a ``:`` is the name of a seat that cannot be written
+        in the body (7.5: a CJK name, one with other signs); return if it is not."""
+        end = self.t.find(":", p)
+        stop = min((i for i in (self.t.find("\n", p), self.t.find("|", p)) if i >= 0), default=len(self.t))
+        if end < 0 or end > stop:
+            return
+        key = lexical.nfc(" ".join(self.t[p:end].split())).casefold()
+        for m in _SEAT_TAG.finditer(self.t):
+            name = lexical.nfc(lexical.string_value(m.group(2)))
+            if " ".join(name.split()).casefold() == key:
+                _fail(p, f"seat {m.group(1)}'s name {name!r} cannot be written here (a name in the body is words of "
+                         f"letters, digits, _ ' . and -): write #{m.group(1)}", f"#{m.group(1)}")
 
     # annotations -------------------------------------------------------------------------------------------
 
@@ -236,10 +251,13 @@ class _Walker:
         p = self.ws(p)
         m = _SEAT_REF.match(t, p)
         if not m:
+            self.unwritable_seat(p)
             _fail(p, f"expected a seat name or #N after 'result', not {_show(t, p)}", "a seat")
-        p = self.ws(m.end())  # type: ignore[union-attr]
-        if self.ch(p) != ":":
-            _fail(p, f"expected ':' after the seat, not {_show(t, p)}", "':'")
+        q = self.ws(m.end())  # type: ignore[union-attr]
+        if self.ch(q) != ":":
+            self.unwritable_seat(p)
+            _fail(q, f"expected ':' after the seat, not {_show(t, q)}", "':'")
+        p = q
         p += 1
         while True:
             q = self.ws(p)
@@ -320,6 +338,8 @@ class _Walker:
         m = _SEAT_PREFIX.match(t, p)
         if m:
             p = self.ws(m.end())
+        else:
+            self.unwritable_seat(p)
         m = _VERB.match(t, p)
         if m:
             verb = m.group().lower()

@@ -8,6 +8,7 @@ The reader, the writer and the error diagnosis share these definitions; nothing 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 SP = r"[ \t]+"
 OSP = r"[ \t]*"
@@ -19,7 +20,7 @@ SIDE = r"(?i:left|right|l|r)"
 UNIT = rf"(?:[1-9][0-9]?{OSP})?{RESOURCE}"
 GROUP = rf"{SIDE}{SP}{UNIT}(?:{SP}{UNIT})*"
 PURCHASE = rf"\({OSP}(?:{GROUP}(?:{OSP},{OSP}{GROUP})*)?{OSP}\)"
-SEAT_WORD = r"[A-Za-z0-9\u00c0-\u024f][A-Za-z0-9_'.\-\u00c0-\u024f]*"
+SEAT_WORD = r"[A-Za-z0-9\u00c0-\u024f][A-Za-z0-9_'.\-\u00c0-\u024f\u0300-\u036f]*"
 SEAT_REF = rf"(?:{SEAT_WORD}(?:{SP}{SEAT_WORD})*|#[1-7])"
 VERB = r"(?i:sell|stage)"
 CARD = rf"(?:{NAME}|\?)"
@@ -92,6 +93,12 @@ SIDE_OF = {"l": "left", "left": "left", "r": "right", "right": "right"}
 
 # Python's case-insensitive matching lets four non-ASCII letters match ASCII ones: ſ (s), K (Kelvin, k), İ and ı (i).
 _ASCII_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
+
+
+def nfc(name: str) -> str:
+    """A seat name in Unicode normalization form C, as the reader keeps and matches names (``José`` typed as
+    ``e`` and a combining accent is ``José``)."""
+    return name if name.isascii() else unicodedata.normalize("NFC", name)
 
 
 def keyword(word: str) -> str:

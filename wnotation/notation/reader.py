@@ -190,7 +190,7 @@ class _Game:
                     RosterError, f"seat {text}: this game has seats #1 to #{len(self.seats)}", tok, rel, rule="unknown-seat"
                 )
             return number
-        key = " ".join(text.split()).casefold()
+        key = lexical.nfc(" ".join(text.split())).casefold()
         number = self.seat_keys.get(key)
         if number is None:
             names = [s.name for s in self.seats]
@@ -501,7 +501,7 @@ def _read_seats(g: _Game, seat_tags: dict[int, list[Token]], first: Token) -> No
     wonders: dict[str, int] = {}
     for i in range(1, n + 1):
         name_tok, name_s, wonder_s, side_s = seat_tags[i]
-        name = lexical.string_value(name_s.value)
+        name = lexical.nfc(lexical.string_value(name_s.value))
         if not name.strip():
             raise g.error(RosterError, "a seat needs a non-empty name", name_s, 1, rule="seat-name")
         key = " ".join(name.split()).casefold()
@@ -1093,6 +1093,7 @@ def _seat_values(f: _FastRoute, raw: str) -> tuple[str, str, str, str]:
     if len(strings) != 3:
         raise _GiveUp
     name, wonder_s, side_s = (lexical.string_value(s) for s in strings)
+    name = lexical.nfc(name)
     if not name.strip():
         raise _GiveUp
     try:
