@@ -86,16 +86,29 @@ def test_a_dearer_legal_purchase_is_kept():
     assert canonical_purchases(record) is record
 
 
-def test_a_chain_build_keeps_its_stated_purchase():
-    # Library is free by the chain from Scriptorium; "(L loom)" means paying normally (R-CHAIN, case 061)
-    body = ("I.1 Stone Pit | sell ? | sell ?\nI.2 sell ? | sell ? | Press\nI.3 Scriptorium (R papyrus) | sell ? | "
-            "sell ?\nI.4 sell ? | sell ? | sell ?\nI.5 sell ? | sell ? | sell ?\nI.6 sell ?, discard ? | sell ?, "
-            "discard ? | sell ?, discard ?\nII.1 Library (L loom) | sell ? | sell ?\n")
-    record = game(body, two="Halikarnassos")
+CHAIN_AGE_I = ("I.1 Stone Pit | sell ? | sell ?\nI.2 sell ? | sell ? | Press\nI.3 Scriptorium (R papyrus) | sell ? | "
+               "sell ?\nI.4 sell ? | sell ? | sell ?\nI.5 sell ? | sell ? | sell ?\nI.6 sell ?, discard ? | sell ?, "
+               "discard ? | sell ?, discard ?\n")
+
+
+def test_R_FREE__a_purchase_on_a_chain_build_is_an_error_and_keeps_its_text():
+    # Library is free by the chain from Scriptorium; "(L loom)" is an R-TRADE-MINIMAL error (R-FREE, case 061)
+    record = game(CHAIN_AGE_I + "II.1 Library (L loom) | sell ? | sell ?\n", two="Halikarnassos")
     new = normalised(record)
     assert action(new, "II.1", 1).purchase == Purchase(left=("loom",))
     assert action(new, "I.3", 1).purchase is None  # an ordinary paid build in the same game is normalised
     assert [c.address for c in purchase_changes(record)] == ["I.3"]
+
+
+def test_R_FREE__nothing_bought_on_a_free_build_is_left_out():
+    """R-FREE: ``()`` on a chain build says nothing (case 104); the canonical form drops it (it was kept before)."""
+    record = game(CHAIN_AGE_I + "II.1 Library () | sell ? | sell ?\n", two="Halikarnassos")
+    new = normalised(record)
+    assert action(new, "II.1", 1).purchase is None
+    changes = purchase_changes(record)
+    assert [(c.address, c.before, c.after) for c in changes] == [
+        ("I.3", Purchase(right=("papyrus",)), None), ("II.1", Purchase(), None)]
+    assert same_replay(replay(record), replay(new))
 
 
 def test_a_chain_build_without_purchase_stays_without():

@@ -76,14 +76,21 @@ def test_a_broken_game_is_reported_and_the_next_one_still_checked(tmp_path, ille
 
 
 def test_warnings_and_notes_do_not_fail(tmp_path):
-    """An unfinished game with a result line: the results cannot be checked, a warning, exit 0."""
-    text = game_text()
-    lines = text.splitlines()
+    """A Halikarnassos pick owed but not written: taken as declined, a warning, exit 0."""
+    text = (Path(__file__).parent.parent / "spec" / "cases" / "080-hali-pick-unstated.7wn").read_text()
+    path = _write(tmp_path / "pick.7wn", text)
+    result = run("check", path)
+    assert "warning[R-HALI]: Cat may build a card from the discard pile" in result.stderr
+    assert result.stdout.startswith("checked 1 game in 1 file: all good (1 warning")
+
+
+def test_results_on_an_unfinished_game_are_an_error(tmp_path):
+    """R-SCORE: a record that states results but stops before its last turn claims a finished game (exit 1)."""
+    lines = game_text().splitlines()
     body = [ln for ln in lines if not ln.startswith(("II.", "III."))]
     path = _write(tmp_path / "partial.7wn", "\n".join(body) + "\n")
-    result = run("check", path)
-    assert "warning[R-SCORE]: the record states results, but the game is incomplete" in result.stderr
-    assert result.stdout.startswith("checked 1 game in 1 file: all good (1 warning")
+    result = run("check", path, code=1)
+    assert "error[R-SCORE]: the record states results, but it stops at I.6 before the game ends" in result.stderr
 
 
 @pytest.mark.parametrize("content", ["", "\n\n", "  \t\n"], ids=["empty", "blank", "spaces"])

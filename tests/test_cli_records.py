@@ -106,7 +106,7 @@ def test_score_of_an_unfinished_game(tmp_path):
     text = "\n".join(ln for ln in game_text().splitlines() if not ln.startswith(("III.", "result"))) + "\n"
     result = run("score", "-", input=text, code=1)
     assert result.stdout == ""
-    assert result.stderr == "error: game 1 of <stdin> is incomplete (the record stops at II.end): no score sheet\n"
+    assert result.stderr == "error: game 1 of <stdin> is incomplete (the record stops at III.0): no score sheet\n"
 
 
 def _without_guilds_and_seed(text: str) -> str:

@@ -122,12 +122,38 @@ def test_R_SCORE__a_wrong_expected_result_is_reported_with_its_span():
     assert r.findings[0].span == Span(line=7, column=3) and r.findings[0].seat == 1
 
 
-def test_R_SCORE__results_of_an_incomplete_game_are_not_checked():
-    turns = {k: v for k, v in HAND_WORKED.items() if k.startswith("I.")}
-    rec = game(SEATS, turns, results=(SeatResult(seat=1, total=1),))
-    r = replay(rec)
-    assert r.scores is None and r.addresses[-1] == "I.end"
-    assert [(f.rule, f.severity) for f in r.findings] == [("R-SCORE", "warning")]
+def test_R_SCORE__results_stated_on_a_record_that_stops_early_are_an_error():
+    """R-SCORE: results claim a finished game; a record that stops before III.6 (or a last III.7) is an error at
+    the results (it was a warning), and a record without results may stop anywhere."""
+    for cut in ("I.7", "III.6", "III.7"):
+        turns = {k: v for k, v in HAND_WORKED.items() if list(HAND_WORKED).index(k) <= list(HAND_WORKED).index(cut)}
+        if cut == "III.7":
+            del turns["III.7"]
+        result = SeatResult(seat=1, total=1, span=Span(line=99, column=1))
+        r = replay(game(SEATS, turns, guilds=GUILDS, results=(result,)))
+        assert r.scores is None
+        assert [(f.rule, f.severity, f.address, f.span) for f in r.findings] == [
+            ("R-SCORE", "error", "game", result.span)]
+        assert "stops at" in r.findings[0].message
+        assert replay(game(SEATS, turns, guilds=GUILDS)).findings == ()
+
+
+def test_the_start_of_the_next_age_exists_once_an_age_is_complete():
+    """``II.0``/``III.0`` are positions as soon as the previous Age has ended (turns, Babylon's extra turn, picks,
+    military), before any turn of the new Age is written (before, they appeared only with that Age's first turn)."""
+    age_one = {k: v for k, v in HAND_WORKED.items() if k.startswith("I.")}
+    r = replay(game(SEATS, age_one, guilds=GUILDS))
+    assert r.findings == () and r.addresses[-3:] == ("I.7", "I.end", "II.0")
+    start = r.position("II.0")
+    assert (start.age, start.turn, start.ended) == (2, 0, False)
+    assert start.cities == r.position("I.end").cities and all(len(h) == 7 for h in start.hands)
+    full = replay(hand_worked())
+    assert start.cities == full.position("II.0").cities
+    ages = {k: v for k, v in HAND_WORKED.items() if not k.startswith("III.")}
+    assert replay(game(SEATS, ages, guilds=GUILDS)).addresses[-2:] == ("II.end", "III.0")
+    # an Age that is not complete gives no next position: Babylon's kept card is not played yet
+    no_extra = {k: v for k, v in age_one.items() if k != "I.7"}
+    assert replay(game(SEATS, no_extra, guilds=GUILDS)).addresses[-1] == "I.6"
 
 
 def test_R_DECK__rebuilt_hands_beyond_the_deck_are_reported():

@@ -1,8 +1,11 @@
 """Paying for cards and stages through the engine: production, trade, prices, minimal purchases, coins, chains."""
 
+import pytest
+
 from wnotation.engine import events as ev
 from wnotation.engine.position import card, position
-from wnotation.engine.rules import Play, step_turn
+from wnotation.engine.rules import Play, payment, step_turn
+from wnotation.engine.state import info
 
 TABLE = [("Gizah", "day"), ("Rhodos", "day"), ("Ephesos", "day")]  # stone, ore, papyrus
 FILL = ["Altar", "Well", "Theater", "Baths", "Tavern", "Guard Tower"]
@@ -139,14 +142,64 @@ def test_R_CHAIN__free_from_an_earlier_building_never_for_stages_or_duplicates()
     assert rules_of(findings) == ["R-UNIQUE"]
 
 
-def test_R_CHAIN__paying_normally_is_still_allowed():
-    s = position(TABLE, age=2, cities=[{"buildings": ["Baths", "Quarry"]}], hands=same("Aqueduct"))
-    events, findings, _ = step_turn(s, [P(1, "build", "Aqueduct", 2, buy=((), ())), P(2, "sell", "Altar"),
-                                        P(3, "sell", "Altar")])
-    assert findings == () and ev.CardBuilt(1, card("Aqueduct", 2), "chain") in events
-    events, findings, _ = step_turn(s, [P(1, "build", "Aqueduct", 2, buy=(("ore",), ())), P(2, "sell", "Altar"),
-                                        P(3, "sell", "Altar")])
-    assert rules_of(findings) == ["R-TRADE-MINIMAL"]  # paying normally: the ore bought is not needed
+# A free build of each kind, with a neighbour selling what the card costs: (position, the card, a purchase that
+# would be legal and minimal if the build were paid, its price).
+FREE_BUILDS = {
+    "R-CHAIN": (lambda: position(TABLE, age=2, cities=[{"buildings": ["Baths"], "coins": 4}, {"buildings": ["Quarry"]}],
+                                 hands=same("Aqueduct")), ("Aqueduct", 2), ("stone", "stone"), 4),
+    "R-OLYMPIA-D2": (lambda: position([("Olympia", "day"), ("Rhodos", "day"), ("Ephesos", "day")],
+                                      cities=[{"stages": 2}, {"buildings": ["Lumber Yard"]}], hands=same("Stockade")),
+                     ("Stockade", 1), ("wood",), 2),
+    "R-OLYMPIA-N1": (lambda: position([("Olympia", "night"), ("Gizah", "day"), ("Rhodos", "day")], age=2,
+                                      cities=[{"stages": 1, "stage_ages": (1,), "coins": 6},
+                                              {"buildings": ["Quarry"]}], hands=same("Walls")),
+                     ("Walls", 2), ("stone", "stone", "stone"), 6),
+    "R-OLYMPIA-N2": (lambda: position([("Olympia", "night"), ("Rhodos", "day"), ("Ephesos", "day")], turn=5,
+                                      cities=[{"stages": 2}, {"buildings": ["Lumber Yard"]}],
+                                      hands=[["Stockade", "Altar"]] * 3), ("Stockade", 1), ("wood",), 2),
+}
+
+
+def _free_turn(rule: str, buy):
+    state, (name, age), _, _ = FREE_BUILDS[rule][0](), *FREE_BUILDS[rule][1:]
+    last = state.turn == 5
+    discard = (card("Altar"),) if last else ()
+    plays = [Play(1, "build", card(name, age), buy, discard)] + \
+        [Play(k, "sell", card("Altar"), None, (card("Stockade", 1),) if last else ()) for k in (2, 3)]
+    events, findings, after = step_turn(state, plays)
+    return state, events, findings, after
+
+
+@pytest.mark.parametrize("rule", list(FREE_BUILDS))
+def test_R_FREE__a_purchase_stated_on_a_free_build_is_an_R_TRADE_MINIMAL_error_and_nothing_is_paid(rule):
+    """R-FREE, R-TRADE-MINIMAL: a purchase on a chain or Olympia build is never needed; the build stays free (the
+    stated purchase was paid silently before, with no finding)."""
+    state, events, findings, after = _free_turn(rule, (FREE_BUILDS[rule][2], ()))
+    assert rules_of(findings) == ["R-TRADE-MINIMAL"] and findings[0].seat == 1
+    assert f"({rule})" in findings[0].message and "(R-FREE)" in findings[0].message
+    assert [e for e in paid(events) if e.seat == 1] == []
+    assert after.cities[0].coins == state.cities[0].coins and after.cities[1].coins == state.cities[1].coins + 3
+    how = "chain" if rule == "R-CHAIN" else "power"
+    assert ev.CardBuilt(1, card(*FREE_BUILDS[rule][1]), how) in events
+
+
+@pytest.mark.parametrize("rule", list(FREE_BUILDS))
+def test_R_FREE__nothing_bought_or_no_purchase_on_a_free_build_is_legal_and_free(rule):
+    for buy in (None, ((), ())):
+        state, events, findings, after = _free_turn(rule, buy)
+        assert findings == () and [e for e in paid(events) if e.seat == 1] == []
+        assert after.cities[0].coins == state.cities[0].coins
+
+
+@pytest.mark.parametrize("rule", list(FREE_BUILDS))
+def test_free_builds_fixture_purchases_are_legal_when_the_build_is_paid(rule):
+    """The fixture's purchase pays the card when no power or chain applies, so the tests above see it ignored."""
+    state = FREE_BUILDS[rule][0]()
+    city = state.cities[0]._replace(names=frozenset(), powers=frozenset())
+    state = state._replace(cities=(city,) + state.cities[1:])
+    c = card(*FREE_BUILDS[rule][1])
+    got = payment(state, 1, info(c).cost, c.cost.coins, (FREE_BUILDS[rule][2], ()))
+    assert not isinstance(got, str) and got.coins == FREE_BUILDS[rule][3]
 
 
 def test_R_PRODUCE__reduced_solver_questions_give_the_same_answers():

@@ -13,9 +13,10 @@ exists at the turn-start position, or (b) the stated purchase is not the engine'
 * states the default explicitly when several cheapest purchases exist and the record states none (the engine's
   tie-break choice, so the meaning is unchanged);
 * keeps every other stated purchase: a legal purchase dearer than the cheapest, or one of several cheapest;
-* leaves untouched every action the engine reports an error on (an illegal action keeps its text), free builds
-  (R-CHAIN, Olympia: there a stated purchase means paying normally), actions on unknown or unlisted cards, sales,
-  a second action of a seat in one turn, a turn written twice, and turns the replay does not reach.
+* drops ``()`` on a free build (R-CHAIN, Olympia; R-FREE): nothing is ever bought there, so it says nothing;
+* leaves untouched every action the engine reports an error on (an illegal action keeps its text, such as a
+  purchase stated on a free build, R-TRADE-MINIMAL), actions on unknown or unlisted cards, sales, a second action
+  of a seat in one turn, a turn written twice, and turns the replay does not reach.
 
 The replay of the normalised record is identical to the original's (same events, findings and scores): every change
 replaces "no purchase" by the purchase the engine would choose, or the reverse. Imports the record and the engine,
@@ -28,7 +29,10 @@ from dataclasses import dataclass
 
 from .catalog import AGE_NUMERALS, CatalogError, load
 from .engine import Replay, legal_actions, replay
+from .engine.rules import free_reason
 from .record import UNKNOWN, Action, Purchase, Record, Turn
+
+NOTHING = Purchase()  # ``()``: nothing bought
 
 __all__ = ["PurchaseChange", "canonical_purchases", "purchase_changes", "same_replay"]
 
@@ -126,12 +130,17 @@ def purchase_changes(record: Record, played: Replay | None = None) -> tuple[Purc
                 card = catalog.card(action.card, turn.age)
             except CatalogError:
                 continue
+            if action.use == "build" and free_reason(state, state.cities[action.seat - 1], card, turn.number):
+                if action.purchase == NOTHING:
+                    out.append(PurchaseChange(address, index, action.seat, action.use, action.card, NOTHING, None,
+                                              "a free build buys nothing"))
+                continue
             listed = []  # each cheapest purchase once (a play may be listed once per turn-6 choice of the last card)
             for a in legal_actions(state, action.seat):
                 if a.use == action.use and a.card.name == card.name and all(a.purchase != b.purchase for b in listed):
                     listed.append(a)
-            if not listed or listed[0].free is not None:
-                continue  # not a paid play the engine lists here (free build, card not in the known hand)
+            if not listed:
+                continue  # not a play the engine lists here (a card not in the known hand)
             change = _change(action, listed, address, index)
             if change is not None:
                 out.append(change)

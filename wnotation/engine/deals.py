@@ -67,6 +67,46 @@ def rebuild(age: int, players: int, plays: Mapping[int, Sequence[Play]]) -> tupl
     return tuple(hands), uses
 
 
+def revealed(written: Hands, shown: Hands) -> Hands:
+    """The written deal as the replay deals it, so that an unseen card leaving a hand (``sell ?``, ``stage ?``,
+    ``, discard ?``) may take one of its unknown slots without keeping a card the hand may have lost.
+
+    ``shown`` are the hands as :func:`rebuild` gives them (the cards the actions show leaving each hand). A shown
+    card that is not among the hand's named cards still unmatched was one of its ``?`` and fills the first unknown
+    slot left. If a ``?`` is still unknown after that, a named card the actions never show leaving may be the one
+    that leaves unseen first, so it is dealt unknown too: the hand then names exactly the cards shown leaving it
+    later. A hand without unknown slots is dealt as written (an unseen card leaving it makes all of it unknown),
+    and so is a hand with a shown card that fits neither a named card nor a ``?`` (the replay reports it: R-DECK,
+    R-PASS). Cost: O(7·N)."""
+    out: list[tuple[Card | None, ...]] = []
+    for hand, seen in zip(written, shown):
+        slots = hand.count(None)
+        if not slots:
+            out.append(hand)
+            continue
+        unmatched = Counter(c for c in hand if c is not None)
+        fills: list[Card] = []
+        fits = True
+        for card in seen:
+            if card is None:
+                continue
+            if unmatched[card]:
+                unmatched[card] -= 1
+            elif len(fills) < slots:
+                fills.append(card)
+            else:
+                fits = False
+        queue = iter(fills)
+        dealt = [next(queue, None) if c is None else c for c in hand]
+        if fits and len(fills) < slots:
+            for k, c in enumerate(hand):  # each named copy never shown leaving becomes unknown
+                if c is not None and unmatched[c]:
+                    unmatched[c] -= 1
+                    dealt[k] = None
+        out.append(tuple(dealt))
+    return tuple(out)
+
+
 def deck_limits(age: int, players: int, guilds: Sequence[Card] | None) -> Counter:
     """How many copies of each card design the Age deck holds (R-DECK). Without known guilds, every guild is
     allowed once (the N+2 total is checked separately)."""
@@ -74,7 +114,9 @@ def deck_limits(age: int, players: int, guilds: Sequence[Card] | None) -> Counte
 
 
 def check_deck(age: int, players: int, guilds: Sequence[Card] | None, uses: Sequence[Use]) -> list[Finding]:
-    """R-DECK findings for known cards of one Age beyond what its deck holds, at the use that exceeds it."""
+    """R-DECK findings for known cards of one Age beyond what its deck holds, at the use that exceeds it: the uses
+    are counted in game order (turn, then seat), so the copy reported is the first one too many, whichever hand it
+    came from."""
     limits = deck_limits(age, players, guilds)
     seen: Counter = Counter()
     found: list[Finding] = []

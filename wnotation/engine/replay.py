@@ -216,10 +216,12 @@ class _Run:
                                           for w, s in zip(wh, sh)):
                 self.findings.append(Finding("R-DECK", f"the deal of Age {AGE_NUMERALS[age]} differs from the "
                                              "deal of the record's seed; the written deal is used", where, None, span))
+            if any(None in h for h in written):  # a partly known deal: the actions name some of its `?`
+                return dealing.revealed(written, dealing.rebuild(age, n, plays)[0])
             return written
         if seeded is not None:
             return seeded
-        if age == 3 and self.guilds is None:
+        if age == 3 and self.guilds is None and plays:
             self.findings.append(Finding("R-DECK", "the record names neither its guilds nor a seed: Age III's "
                                          "guilds are checked only for repeats and their number", where, None, None,
                                          "note"))
@@ -229,8 +231,10 @@ class _Run:
 
     def run(self) -> None:
         for age in (1, 2, 3):
-            if not any(a == age for a, _ in self.decoded.order):
-                return  # the record stops before this Age
+            if age == 1 and not any(a == 1 for a, _ in self.decoded.order):
+                return  # the record plays no turn of Age I
+            # An Age is dealt once the previous one is complete, even if the record stops there: the position at
+            # the start of an Age (II.0) exists as soon as the game reaches it.
             dealt = deal_events(age, self.hands(age))
             self.push(dealt, (), fold(self.state, dealt))
             self.mark()
@@ -332,7 +336,7 @@ def replay(record: Record) -> Replay:
         sheet = None
         if run.state.finished:
             sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in run.state.cities])
-        run.findings += _verify(record, sheet, run.table)
+        run.findings += _verify(record, sheet, run.table, _stop(run.decoded.order))
         return Replay(tuple(run.events), tuple(run.findings), MappingProxyType(run.positions),
                       MappingProxyType(run.marks), sheet)
     finally:
@@ -351,13 +355,20 @@ def clear_caches() -> None:
         memo.cache_clear()
 
 
-def _verify(record: Record, sheet: ScoreSheet | None, table: Table) -> list[Finding]:
-    """R-SCORE findings for each stated expected result that differs from the computed score sheet."""
+def _stop(order: Sequence[tuple[int, int]]) -> str:
+    """Where the record stops: the address of its last turn (``order`` as decoded), or ``start`` without one."""
+    return address(*max(order)) if order else "start"
+
+
+def _verify(record: Record, sheet: ScoreSheet | None, table: Table, stop: str) -> list[Finding]:
+    """R-SCORE findings for each stated expected result that differs from the computed score sheet, or one
+    error when results are stated but the record stops (at ``stop``) before the end of Age III: results claim a
+    finished game."""
     if not record.results:
         return []
     if sheet is None:
-        return [Finding("R-SCORE", "the record states results, but the game is incomplete: they are not checked",
-                        "game", None, record.results[0].span, "warning")]
+        return [Finding("R-SCORE", f"the record states results, but it stops at {stop} before the game ends: "
+                        "results belong to a finished game", "game", None, record.results[0].span)]
     found = []
     for r in record.results:
         if not 1 <= r.seat <= len(sheet.lines):

@@ -115,17 +115,35 @@ def free_reason(state: State, city: City, card: Card, turn: int) -> str | None:
     """Why ``card`` may be built for free on ``turn``: ``"chain"`` (R-CHAIN), ``"power"`` (R-OLYMPIA-D2,
     R-OLYMPIA-N1, R-OLYMPIA-N2), or ``None``. Reads the turn-start ``city``, so a chain source or a power built
     this same turn does not count."""
+    rule = free_rule(state, city, card, turn)
+    return None if rule is None else "chain" if rule == "R-CHAIN" else "power"
+
+
+def free_rule(state: State, city: City, card: Card, turn: int) -> str | None:
+    """The rule that makes ``card`` free on ``turn`` (``R-CHAIN``, ``R-OLYMPIA-D2``, ``R-OLYMPIA-N1``,
+    ``R-OLYMPIA-N2``; a chain first), or ``None``; as :func:`free_reason`."""
     if card.chain_from and not city.names.isdisjoint(card.chain_from):
-        return "chain"
+        return "R-CHAIN"
     powers = city.powers
     if powers:
         if FreeFirstOfColour in powers and card.colour not in city.colours:
-            return "power"
+            return "R-OLYMPIA-D2"
         if turn == 1 and FreeFirstCardEachAge in powers and city.power_age(FreeFirstCardEachAge) < state.age:
-            return "power"
+            return "R-OLYMPIA-N1"
         if turn == 6 and FreeLastCardEachAge in powers:
-            return "power"
+            return "R-OLYMPIA-N2"
     return None
+
+
+_FREE_WHY = {"R-CHAIN": "by a chain", "R-OLYMPIA-D2": "as the city's first {colour} Building",
+             "R-OLYMPIA-N1": "as the first card of the Age", "R-OLYMPIA-N2": "as the last card of the Age"}
+
+
+def _free_purchase(t: _Turn, p: Play, card: Card, rule: str) -> None:
+    """A purchase stated on a free build is never needed (R-FREE): an R-TRADE-MINIMAL error; nothing is paid."""
+    why = _FREE_WHY[rule].format(colour=card.colour)
+    t.find("R-TRADE-MINIMAL", f"{t.name(p.seat)} states a purchase for {card.name}, which is free {why} ({rule}): "
+           "a free build needs no purchase (R-FREE); built for free, nothing is paid", p.seat, p.span)
 
 
 def payment(state: State, seat: int, cost: Mapping[str, int], coin_cost: int,
@@ -532,11 +550,13 @@ def _place(t: _Turn, p: Play, out: list, incomes: list) -> None:
         i = _INFO.get(id(card))  # info(card), inlined (hot path)
         if i is None or i.card is not card:
             i = info(card)
-        # free_reason is None without a chain source or a power: skip the call in that (common) case
-        free = free_reason(s, city, card, t.turn) if card.chain_from or city.powers else None
+        # free_rule is None without a chain source or a power: skip the call in that (common) case
+        free = free_rule(s, city, card, t.turn) if card.chain_from or city.powers else None
         stated = p.purchase
-        if free is not None and not (stated and (stated[0] or stated[1])):
-            out.append(_built(seat, card, free))
+        if free is not None:
+            if stated and (stated[0] or stated[1]):
+                _free_purchase(t, p, card, free)
+            out.append(_built(seat, card, "chain" if free == "R-CHAIN" else "power"))
         else:
             coin_cost = card.cost.coins
             cost = i.cost

@@ -253,9 +253,12 @@ def position_of(cards: tuple, card: Card | None) -> int:
 
 
 def _take(hand: tuple, card: Card | None) -> tuple:
-    """``hand`` without ``card``. An unknown card takes an unknown slot; when none is left, the hand's remaining
-    cards can no longer be told apart and all become unknown. A known card missing from the hand takes an unknown
-    slot, else the last card (the rules engine has reported R-DECK: the record's action wins over the deal)."""
+    """``hand`` without ``card``. An unknown card takes an unknown slot: an unknown slot stands for a card that
+    leaves unseen, and the replay deals hands whose named cards are all shown leaving later whenever they have an
+    unknown slot (:func:`.deals.revealed`), so that this never keeps a card the hand may have lost. When no unknown
+    slot is left, the card may have been any of the hand's, which can no longer be told apart: all become unknown.
+    A known card missing from the hand takes an unknown slot, else the last card (the rules engine has reported
+    R-DECK: the record's action wins over the deal)."""
     if card is not None:
         for k, x in enumerate(hand):  # by identity: cheaper than tuple.index (see position_of)
             if x is card:
