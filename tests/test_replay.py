@@ -368,3 +368,33 @@ def test_positions_are_read_only_and_steppable():
         r.positions["I.0"] = None
     assert r.step("I.6") == "I.7" and r.step("I.7") == "I.end" and r.step("I.end") == "II.0"
     assert r.step("I.0", -1) is None and r.step("III.end") is None
+
+
+def test_score_at_a_position_is_provisional_and_hand_worked():
+    """``score_at`` scores a position as if the game ended there. At I.end of the hand-worked game: Ann has
+    tokens 1 and -1 (0), 5 coins (1), no stage points, a Scriptorium (1 tablet: 1), total 2; Ben tokens -1, -1
+    (-2), 8 coins (2), Night stages 1 and 2 (2 + 1 points), Altar (3 civilian), total 6; Cat tokens 1, 1 (2),
+    10 coins (3), total 5. Ranks by total: Ben, Cat, Ann."""
+    r = replay(hand_worked())
+    sheet = r.score_at("I.end")
+    assert sheet.provisional
+    rows = [(ln.military, ln.treasury, ln.wonder, ln.civilian, ln.commercial, ln.guilds, ln.science, ln.total,
+             ln.coins, ln.rank) for ln in sheet.lines]
+    assert rows == [(0, 1, 0, 0, 0, 0, 1, 2, 5, 3), (-2, 2, 3, 3, 0, 0, 0, 6, 8, 1), (2, 3, 0, 0, 0, 0, 0, 5, 10, 2)]
+    # the start of Age II scores as the end of Age I: nothing happens in between
+    assert r.score_at("II.0") == sheet
+    # mid-Age: no military yet in Age I, coins and stages as they stand
+    early = r.score_at("I.3")
+    assert early.provisional and [ln.military for ln in early.lines] == [0, 0, 0]
+    assert [ln.wonder for ln in early.lines] == [0, 2, 0]
+    final = r.score_at("III.end")
+    assert final == r.scores and not final.provisional
+    with pytest.raises(KeyError, match="II.9"):
+        r.score_at("II.9")
+
+
+def test_score_at_every_address_of_an_unfinished_record_is_provisional():
+    age_one = {k: v for k, v in HAND_WORKED.items() if k.startswith("I.")}
+    r = replay(game(SEATS, age_one, guilds=GUILDS))
+    assert r.scores is None
+    assert all(r.score_at(a).provisional for a in r.addresses)

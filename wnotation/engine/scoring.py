@@ -58,7 +58,11 @@ class ScoreLine:
 
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
+    """The score sheet: one line per seat. ``provisional`` is true for a sheet taken before the game is over, as if
+    it ended there (:meth:`wnotation.engine.Replay.score_at`); the sheet of a finished game is never provisional."""
+
     lines: tuple[ScoreLine, ...]  # in seat order
+    provisional: bool = False
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked first: one, or several when the victory is shared (R-WIN)."""
@@ -150,8 +154,10 @@ def science_score(city: CityView) -> int:
 # --- the sheet -----------------------------------------------------------------------------------------------
 
 
-def score(cities: Sequence[CityView]) -> ScoreSheet:
-    """The score sheet of a finished game; ``cities[i - 1]`` is seat ``i``.
+def score(cities: Sequence[CityView], provisional: bool = False) -> ScoreSheet:
+    """The score sheet of a finished game, or of a position as if the game ended there (``provisional``: military
+    tokens won so far, coins held, stages built, Buildings, guilds and science on what exists); ``cities[i - 1]``
+    is seat ``i``.
 
     The left neighbour of seat *i* is seat *i+1* and the right neighbour seat *i−1*, mod N (R-SEAT). Ranked by
     total, then coins; seats still tied share the place and the next rank is skipped (R-WIN).
@@ -177,4 +183,4 @@ def score(cities: Sequence[CityView]) -> ScoreSheet:
                   rank=1 + sum(1 for _, _, t, c in rows if (t, c) > (total, coins)))
         for seat, parts, total, coins in rows
     )
-    return ScoreSheet(lines)
+    return ScoreSheet(lines, provisional)
