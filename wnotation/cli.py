@@ -23,7 +23,7 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
-from contextlib import closing
+from contextlib import closing, nullcontext
 from typing import Any, Iterator
 
 import click
@@ -99,10 +99,13 @@ class _Stream:
     """Standard output or error as the commands write to it: a failed write raises :class:`_BrokenPipe` for a
     closed pipe and, on stdout, :class:`OutputError` otherwise (stderr has nowhere to report to, so its other
     failures are ignored). A stream that Python could not open (the descriptor was closed, ``>&-``) is
-    ``None`` and fails on the first non-empty write. ``buffer`` is hidden so that every write comes here."""
+    ``None`` and fails on the first non-empty write. ``buffer`` is a :class:`_Binary` over the stream's own, so
+    that bytes written there (click writes some) fail the same way."""
 
     def __init__(self, stream: Any, name: str) -> None:
         self._stream, self._name = stream, name
+        raw = getattr(stream, "buffer", None)
+        self.buffer = _Binary(raw, self) if raw is not None or stream is None else None
 
     def _failed(self, exc: OSError) -> None:
         if exc.errno == errno.EPIPE:
@@ -146,9 +149,46 @@ class _Stream:
         return getattr(self._stream, "errors", None) or "strict"
 
     def __getattr__(self, name: str) -> Any:
-        if name == "buffer" or self._stream is None:
+        if self._stream is None:
             raise AttributeError(name)
         return getattr(self._stream, name)
+
+
+class _Binary:
+    """The binary buffer under a :class:`_Stream`: writes and flushes fail as the stream's do. Text written to
+    the stream before is flushed first, so that both reach the output in order."""
+
+    def __init__(self, raw: Any, text: _Stream) -> None:
+        self._raw, self._text = raw, text
+
+    def write(self, data: bytes) -> int:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"a bytes-like object is required, not {type(data).__name__}")
+        if self._raw is None:
+            if data:
+                self._text._failed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
+            return len(data)
+        try:
+            self._text.flush()
+            return self._raw.write(data)
+        except OSError as exc:
+            self._text._failed(exc)
+            return len(data)
+
+    def flush(self) -> None:
+        if self._raw is not None:
+            try:
+                self._raw.flush()
+            except OSError as exc:
+                self._text._failed(exc)
+
+    def writable(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        if self._raw is None:
+            raise AttributeError(name)
+        return getattr(self._raw, name)
 
 
 def _silence(stream: Any) -> None:
@@ -706,8 +746,8 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -
     inputs = _expand(paths)
     tally = CheckTally()
     out = _JsonReport(tally) if as_json else None
-    with _Progress(len(inputs), "checking", always=jobs != 1) as progress, \
-            closing(_check_all(inputs, jobs, progress, allow_empty)) as runs:
+    with _Progress("checking", lambda: _games_in(inputs), writes=as_json) as progress, \
+            closing(_check_all(inputs, jobs, allow_empty)) as runs:
         for run in runs:
             if out is None and run.error is not None:
                 progress.echo(f"error: cannot read {run.source}: {run.error}")
@@ -715,6 +755,7 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -
                 out.start(run.source)
             for game in run.games():
                 tally.add_game(game)
+                progress.advance()
                 if out is not None:
                     out.game(game)
                 else:
@@ -823,7 +864,7 @@ class _Run:
             self.remarks = (no_game_remark(self.source, self.first[0] if self.first else "", self.allow_empty),)
 
 
-def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress", allow_empty: bool = False) -> Iterator[_Run]:
+def _check_all(inputs: Sequence[str], jobs: int, allow_empty: bool = False) -> Iterator[_Run]:
     """Yield a :class:`_Run` for each input in input order.
 
     Each input is read lazily and cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`;
@@ -841,7 +882,6 @@ def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress", allow_em
         for path in inputs:
             source, error, count, pieces, first = _open_input(path, lambda count: 1)
             yield _Run(source, error, (check_piece(piece, source, line0) for piece, line0 in pieces), first, allow_empty)
-            progress.advance()
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -851,10 +891,10 @@ def _check_all(inputs: Sequence[str], jobs: int, progress: "_Progress", allow_em
     from . import engine, notation  # noqa: F401
 
     # fork where it is safe (Linux): workers start at once with all of the above loaded. Nothing here runs a
-    # thread before the pool starts (the progress bar refreshes without one).
+    # thread before the pool starts (the progress bar redraws without one).
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        yield from _Pool(pool, inputs, workers, progress, allow_empty).runs()
+        yield from _Pool(pool, inputs, workers, allow_empty).runs()
 
 
 #: With N workers, a file is cut into about PIECES_PER_WORKER * N pieces (so that workers finish together and the
@@ -914,16 +954,15 @@ class _Pool:
     per worker submitted and not yet reported, the reports handed back in input order as :class:`_Run` objects.
     Pieces of big files are a task each; inputs of one piece are gathered several to a task."""
 
-    def __init__(self, pool: Any, inputs: Sequence[str], workers: int, progress: "_Progress",
-                 allow_empty: bool = False) -> None:
+    def __init__(self, pool: Any, inputs: Sequence[str], workers: int, allow_empty: bool = False) -> None:
         from collections import deque
 
         self.allow_empty = allow_empty
-        self.pool, self.workers, self.progress = pool, workers, progress
+        self.pool, self.workers = pool, workers
         self.batch_games = _piece_size(len(inputs), workers)  # games in a task of small files
         self.limit = PIECES_PER_WORKER * workers
         self.items = self._items(inputs)
-        self.slots: deque[tuple[Any, ...]] = deque()  # ("file", source, error, first) and ("piece", task, k, share)
+        self.slots: deque[tuple[Any, ...]] = deque()  # ("file", source, error, first) and ("piece", task, k)
         self.submitted: deque[_Task] = deque()  # tasks submitted and not yet reported, in order
         self.batch = _Task()  # small inputs' pieces waiting for a task
 
@@ -934,7 +973,7 @@ class _Pool:
             yield "file", source, error, first
             count = max(1, -(-marks // size(marks, self.workers)))
             for piece, line0 in pieces:
-                yield "piece", (piece, source, line0), 1 / count, count == 1, marks
+                yield "piece", (piece, source, line0), count == 1, marks
 
     def _submit(self, task: _Task) -> None:
         from .diagnostics import check_pieces
@@ -957,7 +996,7 @@ class _Pool:
             if item[0] == "file":
                 self.slots.append(item)
                 continue
-            _, piece, share, small, marks = item
+            _, piece, small, marks = item
             if small:
                 task = self.batch
             else:
@@ -965,7 +1004,7 @@ class _Pool:
                 task = _Task()
             task.pieces.append(piece)
             task.games += max(1, marks)
-            self.slots.append(("piece", task, len(task.pieces) - 1, share))
+            self.slots.append(("piece", task, len(task.pieces) - 1))
             if not small:
                 self._submit(task)
             elif task.games >= self.batch_games:
@@ -977,68 +1016,134 @@ class _Pool:
             if not self.slots:
                 return
             _, source, error, first = self.slots.popleft()
-            done = [0.0]
-            run = _Run(source, error, self._results(done), first, self.allow_empty)
+            run = _Run(source, error, self._results(), first, self.allow_empty)
             yield run
             for _ in run.results:  # what the caller left unread
                 pass
-            self.progress.advance(max(0.0, 1 - done[0]))
 
-    def _results(self, done: list[float]) -> Iterator[tuple[Any, ...]]:
+    def _results(self) -> Iterator[tuple[Any, ...]]:
         """The reports of the current input's pieces, in order (waiting for them)."""
         while True:
             self._fill()
             if not self.slots or self.slots[0][0] == "file":
                 return
-            _, task, k, share = self.slots.popleft()
+            _, task, k = self.slots.popleft()
             if task.future is None:
                 self._flush()
             reports = task.future.result()[k]
             if k == len(task.pieces) - 1:
                 self.submitted.remove(task)
-            if share < 1:
-                self.progress.advance(share)
-                done[0] += share
             yield reports
 
 
-class _Progress:
-    """A rich progress bar on stderr when stderr is a terminal and there is more than one input (or ``always``:
-    worker processes, where a big file advances the bar piece by piece); otherwise nothing. ``echo`` prints a
-    diagnostic above the bar (or plainly to stderr). It runs no refresh thread: the bar redraws as it advances,
-    so worker processes can be forked safely while it is shown."""
+#: A progress bar appears once a run has lasted this long (seconds): short runs stay quiet.
+PROGRESS_DELAY = 1.0
+#: The bar is redrawn at most this often (seconds), so that fast runs do not pay for drawing it.
+PROGRESS_REDRAW = 0.1
 
-    def __init__(self, total: int, what: str, always: bool = False) -> None:
-        self.total, self.what, self.always = total, what, always
+
+class _Progress:
+    """A rich progress bar on stderr for a run that lasts: games done, their rate, the time spent and, when the
+    total is known, the time left. Shown only when stderr is a terminal and once the run has lasted
+    ``PROGRESS_DELAY``; never when stderr is piped, nor when results go to that terminal while the bar is shown
+    (``writes``: the command prints to stdout as it goes). ``total`` is called only when the bar appears (it may
+    scan the inputs) and may return ``None`` (no total: no ETA). ``echo`` prints a diagnostic above the bar (or
+    plainly to stderr). No refresh thread: the bar redraws as it advances, so worker processes can be forked
+    while it is shown."""
+
+    def __init__(self, what: str, total: Any = None, *, writes: bool = False) -> None:
+        self.what, self.total, self.writes = what, total, writes
+        self.done = 0
         self.bar: Any = None
         self.task: Any = None
+        self.terminal = False
+        self.start = self.drawn = 0.0
 
     def __enter__(self) -> "_Progress":
-        if (self.total > 1 or self.always) and _stderr_is_terminal():
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        import time
 
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=Console(stderr=True, highlight=False), transient=True,
-                                auto_refresh=False)
-            self.bar.__enter__()
-            self.task = self.bar.add_task(self.what, total=self.total)
+        self.terminal = _stderr_is_terminal() and not (self.writes and _is_terminal())
+        self.start = time.monotonic()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         if self.bar is not None:
             self.bar.__exit__(*exc)
 
-    def advance(self, amount: float = 1) -> None:
-        if self.bar is not None:
-            self.bar.advance(self.task, amount)
-            self.bar.refresh()
+    def _show(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+            TimeRemainingColumn
+
+        total = self.total() if callable(self.total) else self.total
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                            _rate_column(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                            console=Console(stderr=True, highlight=False), transient=True, auto_refresh=False,
+                            redirect_stdout=False, redirect_stderr=False)  # results never go through the bar
+        self.bar.__enter__()
+        self.task = self.bar.add_task(self.what, total=max(total, self.done) if total else None,
+                                      completed=self.done)
+        self.bar.tasks[0].start_time = self.bar.get_time() - (self._now() - self.start)  # count from the run's start
+
+    @staticmethod
+    def _now() -> float:
+        import time
+
+        return time.monotonic()
+
+    def advance(self, amount: int = 1) -> None:
+        self.done += amount
+        if not self.terminal:
+            return
+        now = self._now()
+        if self.bar is None:
+            if now - self.start < PROGRESS_DELAY:
+                return
+            self._show()
+        elif now - self.drawn < PROGRESS_REDRAW:
+            return
+        task = self.bar.tasks[0]
+        if task.total is not None and self.done > task.total:  # a comment held a [Format mark: more games
+            self.bar.update(self.task, total=self.done)
+        self.bar.update(self.task, completed=self.done)
+        self.bar.refresh()
+        self.drawn = now
 
     def echo(self, text: str) -> None:
         if self.bar is not None:
             self.bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
         else:
             _err(text)
+
+
+def _rate_column() -> Any:
+    """A rich column with the games per second over the whole run so far (rich's own speed column counts bytes)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            elapsed = task.elapsed or 0.0
+            rate = task.completed / elapsed if elapsed > 0 else 0.0
+            return Text(f"{rate:,.0f}/s" if rate >= 10 else f"{rate:.1f}/s")
+
+    return RateColumn()
+
+
+def _games_in(inputs: Sequence[str]) -> int | None:
+    """How many games the inputs hold, for a progress bar's total: their ``[Format`` marks (a comment may hold one
+    more); ``None`` when standard input is one of them (it cannot be read twice). Cost: a scan of each file."""
+    from .diagnostics import scan_file
+
+    total = 0
+    for path in inputs:
+        if path == STDIN:
+            return None
+        try:
+            total += scan_file(path)
+        except (OSError, UnicodeDecodeError):
+            pass  # reported when it is checked
+    return total
 
 
 def _stderr_is_terminal() -> bool:
@@ -1251,48 +1356,52 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
     inputs = _expand(paths)
     codes: list[int] = []
     changed = unchanged = 0
-    for path in inputs:
-        try:
-            text, source = _read(path)
-        except UserError as exc:
-            _err(f"error: {exc.format_message()}")
-            codes.append(EXIT_USAGE)
-            continue
-        try:
-            new = canonical_text(text, source, purchases=not keep_purchases)
-        except FormatBug as bug:
-            _err(f"internal error: {source}: {bug}; this is a bug in wnotation, the file is left untouched")
-            codes.append(EXIT_INTERNAL)
-            continue
-        except ValueError as exc:  # a NotationError: the record does not read
-            _err(str(exc))
-            codes.append(EXIT_USAGE)
-            continue
-        same = new == text
-        if write_back and not same and path != STDIN:
+    bar = _Progress("formatting", lambda: _games_in(inputs)) if (check_only or write_back) and not diff else None
+    with bar or nullcontext() as progress:
+        say = progress.echo if progress is not None else _err
+        step = progress.advance if progress is not None else None
+        for path in inputs:
             try:
-                _atomic_write(path, new)
-            except OSError as exc:
-                from .diagnostics import unreadable_reason
-
-                _err(f"error: cannot write {source}: {unreadable_reason(exc)}; the file is left untouched")
+                text, source = _read(path)
+            except UserError as exc:
+                say(f"error: {exc.format_message()}")
                 codes.append(EXIT_USAGE)
                 continue
-        changed += not same
-        unchanged += same
-        if diff:
-            _print_diff(text, new, source)
-        if check_only:
-            if not same:
-                _err(f"would reformat {source}")
-                codes.append(EXIT_FINDINGS)
-        elif write_back:
-            if path == STDIN:
+            try:
+                new = canonical_text(text, source, purchases=not keep_purchases, on_game=step)
+            except FormatBug as bug:
+                say(f"internal error: {source}: {bug}; this is a bug in wnotation, the file is left untouched")
+                codes.append(EXIT_INTERNAL)
+                continue
+            except ValueError as exc:  # a NotationError: the record does not read
+                say(str(exc))
+                codes.append(EXIT_USAGE)
+                continue
+            same = new == text
+            if write_back and not same and path != STDIN:
+                try:
+                    _atomic_write(path, new)
+                except OSError as exc:
+                    from .diagnostics import unreadable_reason
+
+                    say(f"error: cannot write {source}: {unreadable_reason(exc)}; the file is left untouched")
+                    codes.append(EXIT_USAGE)
+                    continue
+            changed += not same
+            unchanged += same
+            if diff:
+                _print_diff(text, new, source)
+            if check_only:
+                if not same:
+                    say(f"would reformat {source}")
+                    codes.append(EXIT_FINDINGS)
+            elif write_back:
+                if path == STDIN:
+                    click.echo(new, nl=False)
+                elif not same:
+                    say(f"reformatted {source}")
+            elif not diff:
                 click.echo(new, nl=False)
-            elif not same:
-                _err(f"reformatted {source}")
-        elif not diff:
-            click.echo(new, nl=False)
     if check_only or write_back:
         verb = ("would be reformatted", "would be left unchanged") if check_only else ("reformatted", "left unchanged")
         parts = [f"{_count(changed, 'file')} {verb[0]}" if changed else "", f"{_count(unchanged, 'file')} {verb[1]}"
@@ -1499,7 +1608,9 @@ def generate(players: int, seed: int, count: int, bot: str) -> None:
 
     if seed + count - 1 >= 1 << 64:
         raise click.UsageError(f"--seed {seed} with --count {count} runs past the largest seed, 2^64-1")
-    for k in range(count):
-        if k:
-            click.echo()
-        click.echo(write(canonical_purchases(play_game(players, seed + k, bot))), nl=False)
+    with _Progress("generating", count, writes=True) as progress:
+        for k in range(count):
+            if k:
+                click.echo()
+            click.echo(write(canonical_purchases(play_game(players, seed + k, bot))), nl=False)
+            progress.advance()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import IO, Any, Iterable, Iterator, Literal, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Literal, Sequence
 
 from .notation.errors import NotationError
 from .record import Record, Span
@@ -566,7 +566,8 @@ class FormatBug(RuntimeError):
     in wnotation, never in the user's file."""
 
 
-def canonical_text(text: str, source: str = "<string>", *, purchases: bool = False) -> str:
+def canonical_text(text: str, source: str = "<string>", *, purchases: bool = False,
+                   on_game: Callable[[], None] | None = None) -> str:
     """The canonical 7WN text of every game in ``text`` (spec section 10), verified like black verifies.
 
     With ``purchases=True`` (what ``wnotation fmt`` does unless ``--keep-purchases``) each game's purchases are
@@ -579,7 +580,8 @@ def canonical_text(text: str, source: str = "<string>", *, purchases: bool = Fal
     the result gives Records equal to the normalised ones; formatting it again (normalising included) gives the
     same text. Raises the first :class:`~wnotation.notation.NotationError` when a game does not read (nothing is
     formatted then), :class:`FormatBug` when the verification fails. An input without any game is returned as
-    is. Cost: two parses and two writes of the text, and with ``purchases`` two replays per game.
+    is. ``on_game`` is called once per game as it is read (normalised, with ``purchases``), for a progress bar.
+    Cost: two parses and two writes of the text, and with ``purchases`` two replays per game.
     """
     from . import notation
 
@@ -588,11 +590,13 @@ def canonical_text(text: str, source: str = "<string>", *, purchases: bool = Fal
         if isinstance(item, NotationError):
             raise item
         records.append(item)
+        if on_game is not None and not purchases:
+            on_game()
     if not records:
         return text
     replays = [None] * len(records)
     if purchases:
-        records, replays = _normalised(records)
+        records, replays = _normalised(records, on_game)
     new = notation.write_games(records)
     try:
         again = notation.parse_many(new, source=f"{source} (canonical)")
@@ -615,9 +619,9 @@ def canonical_text(text: str, source: str = "<string>", *, purchases: bool = Fal
     return new
 
 
-def _normalised(records: list[Record]) -> tuple[list[Record], list[Any]]:
-    """Each record with canonical purchases, and the replay of each result; :class:`FormatBug` if a result does
-    not replay exactly as its original (same events, findings and scores)."""
+def _normalised(records: list[Record], on_game: Callable[[], None] | None = None) -> tuple[list[Record], list[Any]]:
+    """Each record with canonical purchases, and the replay of each result (``on_game`` called after each);
+    :class:`FormatBug` if a result does not replay exactly as its original (same events, findings and scores)."""
     from .canonical import canonical_purchases, same_replay
     from .engine import replay
 
@@ -630,4 +634,6 @@ def _normalised(records: list[Record]) -> tuple[list[Record], list[Any]]:
             raise FormatBug(f"game {k}: normalising its purchases changes its replay")
         out.append(new)
         replays.append(again)
+        if on_game is not None:
+            on_game()
     return out, replays
