@@ -1,0 +1,404 @@
+// The wnotation viewer: steps through positions that the engine computed in Python (embedded as JSON).
+// No rules here, no network, no innerHTML: every text from the record is set with textContent.
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("wn-data").textContent);
+  var P = D.positions;
+  var SVG = "http://www.w3.org/2000/svg";
+  var names = D.seats.map(function (s) { return s.name; });
+  var index = new Map();
+  P.forEach(function (p, i) { index.set(p.address, i); });
+  var cur = -1;
+  var turnButtons = [];
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, txt) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (txt !== undefined && txt !== null) e.textContent = String(txt);
+    return e;
+  }
+  function rt(tag, txt) { return el(tag, "rt", txt); }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function svg(tag, attrs, txt) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
+    if (txt !== undefined) e.textContent = String(txt);
+    return e;
+  }
+  function seatName(seat) { return seat >= 1 && seat <= names.length ? names[seat - 1] : "seat " + seat; }
+  function counted(items) {
+    if (!items.length) return "none";
+    var order = [], n = new Map();
+    items.forEach(function (x) { if (!n.has(x)) { order.push(x); n.set(x, 0); } n.set(x, n.get(x) + 1); });
+    return order.map(function (x) { return n.get(x) > 1 ? x + " \u00d7" + n.get(x) : x; }).join(", ");
+  }
+
+  // --- static parts ---------------------------------------------------------------------------------------------
+  $("title").textContent = D.title;
+  if (D.view) {
+    $("view").hidden = false;
+    $("view").textContent = "As seen by " + D.view.name + ": other seats' hands and hidden cards are not shown.";
+  }
+  D.tags.forEach(function (t) {
+    var row = el("div");
+    row.appendChild(rt("dt", t[0]));
+    row.appendChild(rt("dd", t[1]));
+    $("tags").appendChild(row);
+  });
+  var slider = $("slider");
+  slider.max = String(P.length - 1);
+
+  var list = $("turnlist");
+  P.forEach(function (p, i) {
+    var li = el("li");
+    var b = el("button", null, p.address);
+    b.type = "button";
+    var label = p.address + ", " + p.title;
+    if (p.findings.length) {
+      b.appendChild(el("span", "flag bad", "\u26a0"));
+      label += ", " + p.findings.length + " finding" + (p.findings.length > 1 ? "s" : "");
+    } else if (hasNotes(p, i)) {
+      b.appendChild(el("span", "flag", "\u270e"));
+      label += ", with commentary";
+    }
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", function () { go(i); });
+    turnButtons.push(b);
+    li.appendChild(b);
+    list.appendChild(li);
+  });
+
+  var all = $("allfindings");
+  if (!D.findings.length) all.appendChild(el("li", null, "none: every action is legal and every stated result agrees"));
+  D.findings.forEach(function (f, k) {
+    var li = finding(f);
+    var at = P.findIndex(function (p) { return p.findings.indexOf(k) >= 0; });
+    if (at >= 0) {
+      var b = el("button", null, "go to " + P[at].address);
+      b.type = "button";
+      b.addEventListener("click", function () { go(at); });
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(b);
+    }
+    all.appendChild(li);
+  });
+
+  source();
+
+  // --- pieces ---------------------------------------------------------------------------------------------------
+  function hasNotes(p, i) {
+    var g = D.game;
+    if (i === 0 && (g.before.length || g.tags.length || g.glyph)) return true;
+    if (i === P.length - 1 && g.after.length) return true;
+    var t = p.played;
+    if (!t) return false;
+    if (t.note.before.length || t.note.after.length || t.note.tags.length) return true;
+    return t.actions.some(function (a) {
+      var n = a.note, q = a.pick ? a.pick.note : null;
+      return n.before.length || n.after.length || n.tags.length || (q && (q.before.length || q.after.length || q.tags.length));
+    });
+  }
+
+  function finding(f) {
+    var li = el("li", "sev-" + f.severity);
+    li.appendChild(el("span", "rule", f.rule));
+    li.appendChild(document.createTextNode(" " + f.severity + " at " + f.address + (f.line ? " (line " + f.line + ")" : "") + ": "));
+    li.appendChild(rt("span", f.message));
+    return li;
+  }
+
+  function tags(parent, list) {
+    list.forEach(function (t) { parent.appendChild(rt("span", "[%" + t[0] + (t[1] ? " " + t[1] : "") + "]")).className = "rt atag"; });
+  }
+
+  function note(parent, who, texts) {
+    texts.forEach(function (text) {
+      var p = el("p");
+      if (who) { p.appendChild(rt("span", who)).className = "rt who"; p.appendChild(document.createTextNode(": ")); }
+      p.appendChild(rt("span", text));
+      parent.appendChild(p);
+    });
+  }
+
+  function annotations(parent, who, n) {
+    note(parent, who, n.before);
+    note(parent, who, n.after);
+    if (n.tags.length) {
+      var p = el("p");
+      if (who) { p.appendChild(rt("span", who)).className = "rt who"; p.appendChild(document.createTextNode(": ")); }
+      tags(p, n.tags);
+      parent.appendChild(p);
+    }
+  }
+
+  function source() {
+    var pre = $("source");
+    if (D.tokens) {
+      var frag = document.createDocumentFragment();
+      D.tokens.forEach(function (t) { frag.appendChild(el("span", t[0] ? "t-" + t[0] : null, t[1])); });
+      pre.appendChild(frag);
+    } else {
+      pre.textContent = D.source;
+    }
+  }
+
+  // --- one position ---------------------------------------------------------------------------------------------
+  function renderTurn(p) {
+    var ul = $("actions");
+    clear(ul);
+    var t = p.played;
+    $("turn-h").textContent = t ? "Turn " + t.label + (t.extra ? ": Babylon's extra turn" : "") : p.title;
+    var bySeat = new Map(), other = [];
+    p.log.forEach(function (e) {
+      if (t && e.seat && t.actions.some(function (a) { return a.seat === e.seat; })) {
+        if (!bySeat.has(e.seat)) bySeat.set(e.seat, []);
+        bySeat.get(e.seat).push(e.text);
+      } else {
+        other.push(e.text);
+      }
+    });
+    if (t) {
+      t.actions.forEach(function (a) {
+        var li = el("li");
+        li.setAttribute("data-seat", String(a.seat));
+        li.appendChild(rt("span", seatName(a.seat))).className = "rt who";
+        li.appendChild(document.createTextNode(": "));
+        li.appendChild(el("code", "rt", a.text));
+        if (a.note.glyph) li.appendChild(el("span", "glyph", a.note.glyph)).setAttribute("aria-label", "glyph " + a.note.glyph);
+        if (a.pick && a.pick.note.glyph) li.appendChild(el("span", "glyph", "pick " + a.pick.note.glyph));
+        tags(li, a.note.tags);
+        if (a.pick) tags(li, a.pick.note.tags);
+        var log = bySeat.get(a.seat);
+        if (log) {
+          var sub = el("ul", "log");
+          log.forEach(function (x) { sub.appendChild(rt("li", x)); });
+          li.appendChild(sub);
+        }
+        ul.appendChild(li);
+      });
+      if (t.note.glyph) ul.appendChild(el("li", "glyph", "turn " + t.note.glyph));
+    }
+    if (other.length) {
+      var li = el("li");
+      var sub = el("ul", "log");
+      other.forEach(function (x) { sub.appendChild(rt("li", x)); });
+      li.appendChild(sub);
+      ul.appendChild(li);
+    }
+    if (!t && !other.length) ul.appendChild(el("li", null, p.address.slice(-2) === ".0" ? "The cards are dealt." : "Nothing happened."));
+  }
+
+  function field(dl, name, key, value) {
+    dl.appendChild(el("dt", null, name));
+    var dd = typeof value === "string" ? rt("dd", value) : value;
+    dd.setAttribute("data-field", key);
+    dl.appendChild(dd);
+    return dd;
+  }
+
+  function renderCities(p) {
+    var box = $("cities");
+    clear(box);
+    p.cities.forEach(function (c, k) {
+      var art = el("article", "city" + (D.view && D.view.seat === c.seat ? " me" : ""));
+      art.setAttribute("data-seat", String(c.seat));
+      art.setAttribute("aria-label", "City of " + c.name);
+      art.appendChild(rt("h3", c.name));
+      art.appendChild(el("p", "wonder", c.wonder + " " + c.side + " \u00b7 stages " + c.stages + " of " + c.stages_total));
+      var dl = el("dl");
+      field(dl, "coins", "coins", String(c.coins));
+      field(dl, "shields", "shields", String(c.shields));
+      var tok = c.military_tokens;
+      field(dl, "military", "military", tok.length ? tok.map(function (x) { return (x > 0 ? "+" : "") + x; }).join(" ") + " (= " + tok.reduce(function (a, b) { return a + b; }, 0) + ")" : "none");
+      field(dl, "science", "science", counted(c.science));
+      field(dl, "production", "production", counted(c.production));
+      if (c.own_use_only.length) field(dl, "own use only", "own", counted(c.own_use_only));
+      var dd = el("dd");
+      Object.keys(c.buildings).forEach(function (colour) {
+        c.buildings[colour].forEach(function (name) {
+          var s = el("span", "bld");
+          var chip = el("span", "chip c-" + colour);
+          chip.setAttribute("aria-hidden", "true");
+          s.appendChild(chip);
+          s.appendChild(rt("span", name));
+          s.setAttribute("title", colour);
+          dd.appendChild(s);
+        });
+      });
+      if (!dd.firstChild) dd.textContent = "none";
+      field(dl, "buildings", "buildings", dd);
+      if (c.hand.length) field(dl, "hand", "hand", c.hand.join(", "));
+      var line = p.score[k];
+      field(dl, p.provisional ? "score so far" : "score", "total", String(line.total));
+      art.appendChild(dl);
+      box.appendChild(art);
+    });
+    $("discard").textContent = p.discard.length ? p.discard.join(", ") + " (" + p.discard.length + " cards)" : "empty";
+  }
+
+  function renderScore(p) {
+    var table = $("scoretable");
+    clear(table);
+    var final = !p.provisional && D.final;
+    var cap = el("caption", null, final ? "Final score sheet (ties on points are broken by coins)" : "Provisional score: as if the game ended at " + p.address);
+    table.appendChild(cap);
+    var head = el("thead"), tr = el("tr");
+    tr.appendChild(el("th", null, ""));
+    D.seats.forEach(function (s) { var th = rt("th", s.name); th.setAttribute("scope", "col"); tr.appendChild(th); });
+    head.appendChild(tr);
+    table.appendChild(head);
+    var body = el("tbody");
+    var wonder = el("tr");
+    wonder.appendChild(el("th", null, "wonder board")).setAttribute("scope", "row");
+    D.seats.forEach(function (s) { wonder.appendChild(el("td", null, s.wonder + " " + s.side)); });
+    body.appendChild(wonder);
+    D.rows.forEach(function (row) {
+      var r = el("tr", "r-" + row);
+      r.appendChild(el("th", null, row)).setAttribute("scope", "row");
+      p.score.forEach(function (line, k) {
+        var td = el("td", row === "total" && line.rank === 1 ? "win" : null, line[row]);
+        td.setAttribute("data-seat", String(k + 1));
+        td.setAttribute("data-row", row);
+        r.appendChild(td);
+      });
+      body.appendChild(r);
+    });
+    table.appendChild(body);
+    var tb = $("tiebreak");
+    clear(tb);
+    if (final) {
+      var winners = D.final.winners;
+      tb.appendChild(rt("li", (winners.length > 1 ? "Shared victory: " : "Winner: ") + winners.join(", ")));
+      D.final.tie_break.forEach(function (x) { tb.appendChild(rt("li", x)); });
+    }
+    chart(p);
+  }
+
+  function chart(p) {
+    var box = $("chart");
+    clear(box);
+    var rows = p.by_age, n = rows.length;
+    var lo = 0, hi = 1;
+    rows.forEach(function (r) { r.forEach(function (v) { lo = Math.min(lo, v); hi = Math.max(hi, v); }); });
+    var W = 480, left = 110, right = 40, bar = 7, gap = 8, H = 24 + n * (3 * bar + gap);
+    var scale = (W - left - right) / (hi - lo), zero = left + (-lo) * scale;
+    var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "Points earned in each Age, per seat, as of " + p.address });
+    ["Age I", "Age II", "Age III"].forEach(function (a, k) {
+      s.appendChild(svg("rect", { x: left + k * 70, y: 4, width: 10, height: 8, "class": "a" + (k + 1) }));
+      s.appendChild(svg("text", { x: left + k * 70 + 14, y: 12 }, a));
+    });
+    rows.forEach(function (r, i) {
+      var y = 20 + i * (3 * bar + gap);
+      var label = svg("text", { x: left - 6, y: y + 2 * bar, "text-anchor": "end" }, names[i].length > 16 ? names[i].slice(0, 15) + "\u2026" : names[i]);
+      s.appendChild(label);
+      r.forEach(function (v, k) {
+        var x = v < 0 ? zero + v * scale : zero;
+        s.appendChild(svg("rect", { x: x.toFixed(1), y: y + k * bar, width: Math.max(Math.abs(v) * scale, 0.5).toFixed(1), height: bar - 1, "class": "a" + (k + 1) }));
+        if (v) s.appendChild(svg("text", { x: (zero + Math.max(v, 0) * scale + 3).toFixed(1), y: y + k * bar + bar - 1 }, v));
+      });
+    });
+    s.appendChild(svg("line", { x1: zero.toFixed(1), x2: zero.toFixed(1), y1: 16, y2: H, "class": "axis" }));
+    box.appendChild(s);
+  }
+
+  function renderNotes(p, i) {
+    var box = $("notes");
+    clear(box);
+    var g = D.game, t = p.played;
+    if (i === 0) {
+      if (g.glyph) note(box, null, ["game " + g.glyph]);
+      annotations(box, null, { before: g.before, after: [], tags: g.tags });
+    }
+    if (t) {
+      note(box, null, t.note.before);
+      t.actions.forEach(function (a) {
+        annotations(box, seatName(a.seat), a.note);
+        if (a.pick) annotations(box, seatName(a.seat) + " (pick)", a.pick.note);
+      });
+      annotations(box, t.label, { before: [], after: t.note.after, tags: t.note.tags });
+    }
+    if (i === P.length - 1) note(box, null, g.after);
+    if (!box.firstChild) box.appendChild(el("p", "empty", "No commentary at " + p.address + "."));
+    var fl = $("findings");
+    clear(fl);
+    p.findings.forEach(function (k) { fl.appendChild(finding(D.findings[k])); });
+    if (!p.findings.length) fl.appendChild(el("li", null, "none here"));
+  }
+
+  function go(i, keepHash) {
+    if (i < 0 || i >= P.length) return;
+    var p = P[i];
+    if (i !== cur) {
+      renderTurn(p);
+      renderCities(p);
+      renderScore(p);
+      renderNotes(p, i);
+      if (cur >= 0) turnButtons[cur].removeAttribute("aria-current");
+      turnButtons[i].setAttribute("aria-current", "step");
+      cur = i;
+    }
+    $("label").textContent = p.address + ": " + p.title + " (" + (i + 1) + " of " + P.length + ")";
+    slider.value = String(i);
+    slider.setAttribute("aria-valuetext", p.address + ", " + p.title);
+    if (!keepHash) setHash(p.address);
+  }
+
+  function setHash(address) {
+    var want = "#" + address;
+    if (location.hash === want) return;
+    try {
+      history.replaceState(null, "", want);
+    } catch (e) {
+      // a document that may not rewrite its URL still shows the position
+    }
+  }
+
+  function fromHash() {
+    var h = location.hash.slice(1);
+    try { h = decodeURIComponent(h); } catch (e) { return null; }
+    var m = /^(I{1,3})\.([0-7]|end)$/i.exec(h.trim());
+    if (!m) return null;
+    var a = m[1].toUpperCase() + "." + m[2].toLowerCase();
+    return index.has(a) ? index.get(a) : null;
+  }
+
+  // --- controls ---------------------------------------------------------------------------------------------------
+  $("first").addEventListener("click", function () { go(0); });
+  $("prev").addEventListener("click", function () { go(Math.max(0, cur - 1)); });
+  $("next").addEventListener("click", function () { go(Math.min(P.length - 1, cur + 1)); });
+  $("last").addEventListener("click", function () { go(P.length - 1); });
+  slider.addEventListener("input", function () { go(Number(slider.value)); });
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target === slider) return;
+    var to;
+    if (e.key === "ArrowRight") to = cur + 1;
+    else if (e.key === "ArrowLeft") to = cur - 1;
+    else if (e.key === "Home") to = 0;
+    else if (e.key === "End") to = P.length - 1;
+    else return;
+    e.preventDefault();
+    go(Math.max(0, Math.min(P.length - 1, to)));
+  });
+  window.addEventListener("hashchange", function () {
+    var i = fromHash();
+    if (i !== null) go(i, true);
+  });
+  $("download").addEventListener("click", function () {
+    var url = URL.createObjectURL(new Blob([D.source], { type: "text/plain;charset=utf-8" }));
+    var a = document.createElement("a");
+    a.href = url;
+    a.download = D.download;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  });
+
+  if (P.length) {
+    var start = fromHash();
+    go(start === null ? 0 : start, start !== null);
+  } else {
+    $("label").textContent = "The record plays no turn: there is no position to show.";
+  }
+})();

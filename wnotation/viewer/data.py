@@ -1,0 +1,268 @@
+"""The viewer's data: a record and its replay as JSON-ready snapshots, one per position, for pages and pictures.
+
+Everything here is read off the engine (positions, events, findings, ``Replay.score_at``) and the Record (action
+text, annotations), through :mod:`wnotation.render`'s data functions where they exist. Non-goals: no rules (a
+page never replays anything), no HTML or SVG (see :mod:`.html` and :mod:`.svg`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any, Sequence
+
+from ..catalog import AGE_NUMERALS, Card
+from ..engine import Replay, view
+from ..engine import events as ev
+from ..notation import format_action, write
+from ..record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
+from ..render import SCORE_ROWS, city_data, describe_address, score_data
+
+#: Bump when the shape of :func:`game_data` changes (the page's script reads it).
+DATA_VERSION = 1
+
+
+def game_title(record: Record) -> str:
+    """``Thursday board-game night, 2026.10.03: Marta, Jonas, Priya``: the event (if any), date and players."""
+    event = record.tag("Event")
+    date = record.date or "date unknown"
+    names = ", ".join(s.name for s in record.seats)
+    return f"{event}, {date}: {names}" if event else f"{date}: {names}"
+
+
+def redact(record: Record, seat: int) -> Record:
+    """The record as seat ``seat`` could have written it, the way a partial record is: the cards other seats sold,
+    staged or discarded become ``?``, the other hands of a written deal too, and the seed and the guild list go
+    (either tells the hidden deals). Builds, picks, coins, annotations and results stay: the table sees builds,
+    and annotations are the annotator's. A fresh Record."""
+    turns = []
+    for turn in record.turns:
+        actions = []
+        for a in turn.actions:
+            if a.seat != seat:
+                hidden: dict[str, Any] = {}
+                if a.use != "build":
+                    hidden["card"] = UNKNOWN
+                if a.discard is not None:
+                    hidden["discard"] = UNKNOWN
+                a = a.model_copy(update=hidden) if hidden else a
+            actions.append(a)
+        turns.append(turn.model_copy(update={"actions": tuple(actions)}))
+    deals = tuple(
+        Deal(age=d.age, hands=tuple(h if k == seat - 1 else (UNKNOWN,) * len(h) for k, h in enumerate(d.hands)))
+        for d in record.deals
+    )
+    return record.model_copy(update={"turns": tuple(turns), "deals": deals, "seed": None, "guilds": None})
+
+
+# --- pieces -----------------------------------------------------------------------------------------------------
+
+
+def _note(annotation: Annotation) -> dict[str, Any]:
+    return {"glyph": annotation.glyph, "before": list(annotation.before), "after": list(annotation.after),
+            "tags": [list(t) for t in annotation.tags]}
+
+
+def _bare(action: Action) -> Action:
+    """The action without its annotations, so its text is just what was played."""
+    pick = action.pick
+    if pick is not None:
+        pick = pick.model_copy(update={"annotation": NO_ANNOTATION})
+    return action.model_copy(update={"annotation": NO_ANNOTATION, "pick": pick})
+
+
+def _name(card: Card | None) -> str:
+    return card.name if card is not None else UNKNOWN
+
+
+def event_text(event: Any, names: Sequence[str]) -> str | None:
+    """What an event did, in a sentence for the turn's log (``Marta paid 2 coins to Jonas``), or ``None`` for the
+    bookkeeping ones (hands passed, turn over, the deal)."""
+    def who(seat: int | None) -> str:
+        return names[seat - 1] if seat is not None and 1 <= seat <= len(names) else f"seat {seat}"
+
+    def coins(n: int) -> str:
+        return f"{n} coin{'s' if n != 1 else ''}"
+
+    if isinstance(event, ev.CardBuilt):
+        how = {"chain": " for free (chain)", "power": " for free (Wonder power)", "unpaid": " (illegal: unpaid)"}
+        return f"{who(event.seat)} built {event.card.name}{how.get(event.how, '')}"
+    if isinstance(event, ev.StageBuilt):
+        return f"{who(event.seat)} built stage {event.stage} with {_name(event.card)}"
+    if isinstance(event, ev.CardSold):
+        return f"{who(event.seat)} sold {_name(event.card)}"
+    if isinstance(event, ev.CardDiscarded):
+        return f"{who(event.seat)} discarded {_name(event.card)}"
+    if isinstance(event, ev.CoinsPaid):
+        to = "the bank" if event.to is None else who(event.to)
+        return f"{who(event.seat)} paid {coins(event.amount)} to {to}"
+    if isinstance(event, ev.CoinsGained):
+        why = {"sale": "for the sale", "card": "from a card", "stage": "from a stage"}
+        return f"{who(event.seat)} took {coins(event.amount)} {why.get(event.reason, event.reason)}"
+    if isinstance(event, ev.PickedFromDiscard):
+        return f"{who(event.seat)} built {_name(event.card)} from the discard pile (Halikarnassos)"
+    if isinstance(event, ev.PickDeclined):
+        return f"{who(event.seat)} built nothing from the discard pile (Halikarnassos)"
+    if isinstance(event, ev.ConflictResolved):
+        result = "won" if event.token > 0 else "lost"
+        return f"{who(event.seat)} {result} against {who(event.opponent)}: token {event.token:+d}"
+    return None
+
+
+def _action_data(action: Action) -> dict[str, Any]:
+    return {
+        "seat": action.seat,
+        "use": action.use,
+        "card": action.card,
+        "text": format_action(_bare(action)),
+        "note": _note(action.annotation),
+        "pick": None if action.pick is None else {"card": action.pick.card, "note": _note(action.pick.annotation)},
+    }
+
+
+def _turn_data(turn: Turn) -> dict[str, Any]:
+    return {"label": turn.label, "extra": turn.number == 7, "note": _note(turn.annotation),
+            "actions": [_action_data(a) for a in sorted(turn.actions, key=lambda a: a.seat)]}
+
+
+def _sheet_rows(sheet: Any) -> list[dict[str, int]]:
+    return [{name: getattr(line, name) for name in SCORE_ROWS} for line in sheet.lines]
+
+
+def tie_break(names: Sequence[str], sheet: Any) -> list[str]:
+    """A sentence for each tie on points and how coins broke it (R-WIN), read off the sheet's own ranks (``names``
+    in seat order): ``Marta and Jonas tie on 52 points; Jonas ranks first on coins (18 to 6).``"""
+    out = []
+    totals: dict[int, list[Any]] = {}
+    for line in sheet.lines:
+        totals.setdefault(line.total, []).append(line)
+    for total in sorted(totals, reverse=True):
+        tied = totals[total]
+        if len(tied) < 2:
+            continue
+        who = [names[t.seat - 1] for t in tied]
+        head = f"{', '.join(who[:-1])} and {who[-1]} tie on {total} points"
+        best = min(t.rank for t in tied)
+        first = [t for t in tied if t.rank == best]
+        coins = " to ".join(str(t.coins) for t in sorted(tied, key=lambda t: (t.rank, t.seat)))
+        place = "first" if best == 1 else f"{best}"
+        if len(first) == len(tied):
+            out.append(f"{head} and {coins} coins: the place is shared.")
+        else:
+            winners = " and ".join(names[t.seat - 1] for t in first)
+            out.append(f"{head}; {winners} rank{'s' if len(first) == 1 else ''} {place} on coins ({coins}).")
+    return out
+
+
+def points_by_age(replay: Replay, address: str) -> list[list[int]]:
+    """Each seat's points earned in Ages I, II and III as of ``address``: the provisional total at the end of each
+    Age played (at ``address`` itself for the Age in progress) minus the total at the end of the Age before; Ages
+    not reached count 0. ``[[a1, a2, a3], …]`` in seat order. Raises ``KeyError`` for an unknown address."""
+    state = replay.position(address)
+    players = len(state.cities)
+    before = [0] * players
+    out = [[0, 0, 0] for _ in range(players)]
+    for age in range(1, state.age + 1):
+        where = address if age == state.age else f"{AGE_NUMERALS[age]}.end"
+        totals = [line.total for line in replay.score_at(where).lines]
+        for s in range(players):
+            out[s][age - 1] = totals[s] - before[s]
+        before = totals
+    return out
+
+
+# --- the whole game ---------------------------------------------------------------------------------------------
+
+
+def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
+              source: str | None = None) -> dict[str, Any]:
+    """The record and its replay as one JSON-ready dict: header, seats, the 7WN source, the findings, and one
+    snapshot per position of ``replay`` (each city as :func:`wnotation.render.city_data` gives it, the discard
+    pile, the turn just played with its annotations, the engine's events as sentences, the provisional score sheet
+    from ``Replay.score_at`` and the points by Age), and the final score sheet.
+
+    ``view_seat`` (1-based) shows the game as that seat saw it: positions through :func:`wnotation.engine.view`,
+    the actions, findings and source of :func:`redact`'s record (replayed for its findings). ``source`` is the
+    text to embed (default: the canonical text of the record shown). Cost: one score sheet per position.
+    Raises ``ValueError`` for a ``view_seat`` not at the table."""
+    from ..engine import replay as run
+
+    shown, findings = record, replay.findings
+    if view_seat is not None:
+        if not 1 <= view_seat <= record.players:
+            raise ValueError(f"seat {view_seat} is not at the table (seats 1 to {record.players})")
+        shown = redact(record, view_seat)
+        findings = run(shown).findings
+    if source is None or view_seat is not None:
+        source = write(shown)
+    names = [s.name for s in record.seats]
+    turns = {t.label: t for t in shown.turns}
+    addresses = replay.addresses
+    last = addresses[-1] if addresses else None
+
+    finding_rows = []
+    at: dict[str, list[int]] = {}
+    for k, f in enumerate(findings):
+        where = f.address if f.address in replay.positions else last
+        finding_rows.append({"rule": f.rule, "message": f.message, "address": f.address, "seat": f.seat,
+                             "severity": f.severity, "line": f.span.line if f.span is not None else None})
+        if where is not None:
+            at.setdefault(where, []).append(k)
+
+    positions = []
+    mark = 0
+    for address in addresses:
+        state = replay.position(address)
+        shown_state = view(state, view_seat) if view_seat is not None else state
+        sheet = replay.score_at(address)
+        events = replay.events[mark:replay.marks[address]]
+        mark = replay.marks[address]
+        if view_seat is not None:
+            events = _seen_events(events, view_seat)
+        turn = turns.get(address)
+        positions.append({
+            "address": address,
+            "title": describe_address(address),
+            "age": state.age,
+            "turn": state.turn,
+            "ended": state.ended,
+            "cities": [city_data(shown_state, s, names[s - 1]) for s in range(1, record.players + 1)],
+            "discard": [_name(c) for c in shown_state.discard],
+            "played": _turn_data(turn) if turn is not None else None,
+            "log": [{"seat": getattr(e, "seat", None), "kind": type(e).__name__, "text": text}
+                    for e in events if (text := event_text(e, names)) is not None],
+            "score": _sheet_rows(sheet),
+            "provisional": sheet.provisional,
+            "by_age": points_by_age(replay, address),
+            "findings": at.get(address, []),
+        })
+
+    final = None
+    if replay.scores is not None:
+        final = score_data(record, replay.scores) | {"tie_break": tie_break(names, replay.scores)}
+    return {
+        "version": DATA_VERSION,
+        "title": game_title(record),
+        "date": record.date,
+        "tags": [[t.name, t.value] for t in record.tags],
+        "seats": [{"seat": k, "name": s.name, "wonder": s.wonder, "side": s.side}
+                  for k, s in enumerate(record.seats, 1)],
+        "view": None if view_seat is None else {"seat": view_seat, "name": names[view_seat - 1]},
+        "categories": list(CATEGORIES),
+        "rows": list(SCORE_ROWS),
+        "game": _note(shown.annotation),
+        "source": source,
+        "findings": finding_rows,
+        "positions": positions,
+        "final": final,
+    }
+
+
+def _seen_events(events: Sequence[Any], seat: int) -> list[Any]:
+    """The events as ``seat`` saw them: another seat's sold, staged or discarded card is unknown (as
+    :func:`wnotation.engine.view` hides staged cards and the discard pile)."""
+    out = []
+    for e in events:
+        if isinstance(e, (ev.CardSold, ev.CardDiscarded, ev.StageBuilt)) and e.seat != seat and e.card is not None:
+            e = type(e)(**{f.name: (None if f.name == "card" else getattr(e, f.name)) for f in fields(e)})
+        out.append(e)
+    return out

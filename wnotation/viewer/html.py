@@ -1,0 +1,99 @@
+"""One self-contained HTML page per game: the viewer's CSS and script inline, the game's data as JSON.
+
+The page makes no request: its Content-Security-Policy allows only its own inline style and script (by SHA-256
+hash) and ``data:`` images, and it references nothing outside itself. Record text reaches the page only as JSON
+(escaped so it cannot end its ``<script>`` element) or as escaped element text. Same input, same bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from importlib import resources
+from typing import Any
+
+from ..engine import Replay
+from ..record import Record
+from .data import game_data
+from .lexer import tokens
+
+#: Characters that could end or change a ``<script>`` element, or a JavaScript string, if left as they are.
+_JSON_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_JSON_UNSAFE_RE = re.compile("[<>&\u2028\u2029]")
+_FILE_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def asset(name: str) -> str:
+    """The text of one of the viewer's assets (``viewer.css``, ``viewer.js``, ``index.css``), shipped in the
+    package."""
+    return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON safe inside ``<script type="application/json">``: ASCII only (so lone surrogates and
+    U+2028/U+2029 are escapes), and ``<``, ``>``, ``&`` written as ``\\u`` escapes, so neither ``</script>`` nor
+    ``<!--`` can appear. ``JSON.parse`` reads back the same value."""
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return _JSON_UNSAFE_RE.sub(lambda m: _JSON_UNSAFE[m.group()], text)
+
+
+def text(value: str) -> str:
+    """``value`` as HTML element text or a double-quoted attribute value: ``& < > " '`` escaped, and what cannot
+    be encoded as UTF-8 (a lone surrogate of a hand-built Record) replaced."""
+    return html.escape(value.encode("utf-8", "replace").decode("utf-8"), quote=True)
+
+
+def csp_hash(block: str) -> str:
+    """The CSP source expression allowing exactly this inline ``<script>`` or ``<style>`` text."""
+    digest = hashlib.sha256(block.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def csp(scripts: tuple[str, ...], styles: tuple[str, ...]) -> str:
+    """A policy under which the page can make no request: nothing by default, its own blocks by hash, ``data:``
+    images at most, no base URL, no form target."""
+    script_src = " ".join(csp_hash(s) for s in scripts) or "'none'"
+    style_src = " ".join(csp_hash(s) for s in styles) or "'none'"
+    return (f"default-src 'none'; script-src {script_src}; style-src {style_src}; img-src data:; "
+            "base-uri 'none'; form-action 'none'")
+
+
+def file_name(name: str, default: str = "game") -> str:
+    """A safe file name from ``name`` (letters, digits, ``.``, ``_``, ``-``; no leading dot), or ``default``."""
+    cleaned = _FILE_NAME_UNSAFE.sub("-", name).strip(".-")[:120]
+    return cleaned or default
+
+
+def document(title: str, body: str, *, script: str | None = None, style: str, lang: str = "en") -> str:
+    """A whole HTML document around ``body`` (already escaped markup) with its policy, style and script."""
+    policy = csp((script,) if script is not None else (), (style,))
+    tail = f"<script>{script}</script>\n" if script is not None else ""
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{text(policy)}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f"<title>{text(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n{body}{tail}</body>\n</html>\n"
+    )
+
+
+def page(record: Record, replay: Replay, *, view_seat: int | None = None, source: str | None = None,
+         download_name: str = "game.7wn") -> str:
+    """The viewer page of one game: a fresh string, the same for the same input. ``replay`` must be the replay of
+    ``record``; ``view_seat`` (1-based) shows only what that seat could see; ``source`` is the 7WN text the
+    "download" button saves and the source pane shows, coloured by the 7WN lexer (default: the record's canonical
+    text); ``download_name`` its file name (made safe).
+    Cost: :func:`wnotation.viewer.game_data`'s, one score sheet per position. Raises ``ValueError`` for a
+    ``view_seat`` not at the table."""
+    data = game_data(record, replay, view_seat=view_seat, source=source)
+    data["download"] = file_name(download_name.removesuffix(".7wn")) + ".7wn"
+    data["tokens"] = tokens(data["source"])
+    skeleton = asset("viewer.html")
+    body = (skeleton
+            + f'<script type="application/json" id="wn-data">{script_json(data)}</script>\n')
+    title = data["title"] + (f" (as seen by {data['view']['name']})" if data["view"] else "")
+    return document(title, body, script=asset("viewer.js"), style=asset("viewer.css"))
