@@ -6,13 +6,13 @@ import pytest
 
 from wnotation.engine import events as ev
 from wnotation.engine.position import card, position
-from wnotation.engine.state import _APPLY, IntegrityError, _take, apply, fold
+from wnotation.engine.state import MUTATORS, IntegrityError, _take, apply, fold
 
 TABLE = [("Gizah", "day"), ("Rhodos", "night"), ("Halikarnassos", "day")]
 
 
 def test_every_event_class_has_exactly_one_mutator():
-    assert set(typing.get_args(ev.Event)) == set(_APPLY)
+    assert set(typing.get_args(ev.Event)) == set(MUTATORS)
 
 
 def test_events_are_frozen_values():
@@ -131,14 +131,25 @@ def test_fold_refuses_what_apply_refuses_in_the_middle_of_a_batch(bad):
     assert str(by_fold.value) == str(by_apply.value)
 
 
-def test_production_tuples_are_interned_and_equal_to_plain_concatenation():
-    """A production history gives the very same ``own``/``tradable`` tuple in every game (trade summaries are
-    memoised on it by identity), equal by value to concatenating the sources."""
-    from wnotation.engine.state import _with_building, info, new_city
+def test_a_citys_supply_summaries_follow_its_production_as_it_grows():
+    """The aggregate keeps ``own_supply``/``tradable_supply`` up to date build by build (the trade questions read
+    them, never ``own``): after any builds they equal the summary made afresh from the sources, and a
+    non-tradable source (a Wonder stage's) is in ``own`` only."""
+    from wnotation.engine.state import Game, stage_info
+    from wnotation.engine.trade import Supply
 
-    s = position([("Gizah", "day"), ("Rhodos", "day"), ("Ephesos", "day")])
-    lumber, clay = card("Lumber Yard", 1), card("Clay Pool", 1)
-    a = _with_building(_with_building(new_city(1, s.cities[0].wonder), lumber), clay)
-    b = _with_building(_with_building(new_city(1, s.cities[0].wonder), lumber), clay)
-    assert a.own is b.own and a.tradable is b.tradable
-    assert a.own == s.cities[0].own + info(lumber).sources + info(clay).sources
+    s = position([("Alexandria", "day"), ("Rhodos", "day"), ("Ephesos", "day")],
+                 hands=[["Lumber Yard", "Clay Pool", "Caravansery", "Forum", "Altar"]] * 3)
+    g = Game(s)
+    c = g.cities[0]
+    for name, age in (("Lumber Yard", 1), ("Clay Pool", 1), ("Caravansery", 2), ("Forum", 2)):
+        c.build(card(name, age))
+        for sources, summary in ((c.own, c.own_supply), (c.tradable, c.tradable_supply)):
+            fresh = Supply.of(sources)
+            assert (summary.singles, summary.multi) == (fresh.singles, fresh.multi), name
+    stage = stage_info(c.wonder, 2)
+    assert stage.sources and not stage.tradable  # Alexandria's either/or raw resource is for its own use
+    tradable = c.tradable
+    c.add(stage)
+    assert c.tradable == tradable and set(stage.sources) <= set(c.own)
+    assert g.snapshot().cities[0].own == c.own

@@ -4,8 +4,10 @@ import pytest
 
 from wnotation.engine import events as ev
 from wnotation.engine.position import card, position
-from wnotation.engine.rules import Play, payment, step_turn
-from wnotation.engine.state import info
+from wnotation.engine import memo
+from wnotation.engine.payment import Payment, cheapest_options, pay
+from wnotation.engine.rules import Play, step_turn
+from wnotation.engine.state import Game, info
 
 TABLE = [("Gizah", "day"), ("Rhodos", "day"), ("Ephesos", "day")]  # stone, ore, papyrus
 FILL = ["Altar", "Well", "Theater", "Baths", "Tavern", "Guard Tower"]
@@ -198,14 +200,13 @@ def test_free_builds_fixture_purchases_are_legal_when_the_build_is_paid(rule):
     city = state.cities[0]._replace(names=frozenset(), powers=frozenset())
     state = state._replace(cities=(city,) + state.cities[1:])
     c = card(*FREE_BUILDS[rule][1])
-    got = payment(state, 1, info(c).cost, c.cost.coins, (FREE_BUILDS[rule][2], ()))
-    assert not isinstance(got, str) and got.coins == FREE_BUILDS[rule][3]
+    got = pay(Game(state), 1, info(c).cost, c.cost.coins, (FREE_BUILDS[rule][2], ()))
+    assert isinstance(got, Payment) and got.coins == FREE_BUILDS[rule][3]
 
 
 def test_R_PRODUCE__reduced_solver_questions_give_the_same_answers():
     from itertools import product
 
-    from wnotation.engine.rules import cheapest_options
     from wnotation.engine.trade import Prices, cheapest
 
     sources = [("wood",), ("stone",), ("wood", "clay"), ("clay", "ore"), ("glass", "papyrus", "loom"),
@@ -231,7 +232,6 @@ def test_R_TRADE_MINIMAL__one_resource_neighbours_answered_without_the_solver_as
     purchase, in its canonical order: ties (equal prices) list every split, discounts move units to a side."""
     from itertools import product
 
-    from wnotation.engine import rules
     from wnotation.engine.trade import Prices, cheapest
 
     costs = [{"wood": 1}, {"wood": 2}, {"ore": 2, "glass": 1}, {"stone": 3}, {"clay": 2, "papyrus": 1, "wood": 1}]
@@ -240,19 +240,18 @@ def test_R_TRADE_MINIMAL__one_resource_neighbours_answered_without_the_solver_as
     discounts = (Prices(), Prices(left_raw=1), Prices(right_raw=1, right_manufactured=1))
     for cost, (lefts, rights), prices in product(costs, product(supplies, repeat=2), discounts):
         left, right = tuple((r,) for r in lefts), tuple((r,) for r in rights)
-        rules.clear_caches()
+        memo.clear_all()
         for budget in (0, 3, 99):
-            assert rules.cheapest_options(cost, (), left, right, prices, budget) == \
+            assert cheapest_options(cost, (), left, right, prices, budget) == \
                 cheapest(cost, (), left, right, prices, budget), (cost, left, right, prices, budget)
 
 
 def test_R_TRADE__stated_purchases_priced_as_check_purchase_prices_them():
-    """payment() answers a stated purchase found among the cheapest from the memoised answer: the same Purchase
-    (or reason) as trade.check_purchase gives, for cheapest, dearer, illegal and unaffordable statements."""
+    """pay() answers a stated purchase found among the cheapest from the memoised answer: the same Purchase
+    (or Refusal) as trade.stated_purchase gives, for cheapest, dearer, illegal and unaffordable statements."""
     from itertools import product
 
-    from wnotation.engine import rules
-    from wnotation.engine.trade import Prices, check_purchase, minimal_purchases
+    from wnotation.engine.trade import Prices, minimal_purchases, stated_purchase
 
     s0 = position(TABLE)
     sources = [(("wood",), ("clay", "ore")), (("stone",), ("wood", "clay"), ("glass",)), ()]
@@ -269,6 +268,9 @@ def test_R_TRADE__stated_purchases_priced_as_check_purchase_prices_them():
                    (("wood", "gold"), ())}
         for coin_cost in (0, 1):
             for sl, sr in [*stated, (["wood"], []), (["clay", "wood"], ["ore"])]:
-                rules.clear_caches()
-                assert rules.payment(s, 1, cost, coin_cost, (sl, sr)) == check_purchase(
-                    cost, own, left, right, prices, 4 - coin_cost, sl, sr), (own, left, right, cost, sl, sr)
+                memo.clear_all()
+                got = pay(Game(s), 1, cost, coin_cost, (sl, sr))
+                want = stated_purchase(cost, own, left, right, prices, 4 - coin_cost, sl, sr)
+                if isinstance(got, Payment):
+                    got = got.purchase if got.bank == coin_cost else got
+                assert got == want, (own, left, right, cost, sl, sr)

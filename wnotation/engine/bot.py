@@ -8,14 +8,14 @@ Python's :mod:`random`, so a seed gives the same game on every platform.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from typing import Any, Sequence
 
 from .. import deck, record
 from ..catalog import Card, Points, WonderSide, load
 from .legal import LegalAction, legal_actions
-from .rules import Play, deal_events, end_age, pick_options, picks_owed, seats_to_act, step_picks, step_turn
+from .rules import Play, deal_events, end_age, pick_options, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, score
-from .state import State, Table, fold, info, initial, stage_info
+from .state import Game, Table, info, initial, stage_info
 
 BOTS = ("random", "greedy")
 #: Seat names of generated games, seat 1 first.
@@ -34,7 +34,7 @@ def draw_wonders(players: int, seed: int) -> tuple[WonderSide, ...]:
     return tuple(catalog.wonder(name, ("day", "night")[rng.below(2)]) for name in chosen)
 
 
-def _value(state: State, a: LegalAction) -> float:
+def _value(state: Game, a: LegalAction) -> float:
     """The greedy bot's estimate of an action: points, shields, science and coins it brings now."""
     city = state.cities[a.seat - 1]
     if a.use == "sell":
@@ -55,7 +55,7 @@ def _value(state: State, a: LegalAction) -> float:
     return gain
 
 
-def _choose(state: State, options: Sequence[LegalAction], bot: str, rng: deck.SplitMix64) -> LegalAction:
+def _choose(state: Game, options: Sequence[LegalAction], bot: str, rng: deck.SplitMix64) -> LegalAction:
     if bot == "random":
         return options[rng.below(len(options))]
     best = max(range(len(options)), key=lambda k: (_value(state, options[k]), -k))
@@ -68,7 +68,7 @@ def _declines(a: LegalAction, legal: Sequence[LegalAction]) -> bool:
     return not a.keeps and replace(a, keeps=True, discard=None) in legal
 
 
-def _pick(state: State, seat: int, bot: str, rng: deck.SplitMix64) -> Card | None:
+def _pick(state: Game, seat: int, bot: str, rng: deck.SplitMix64) -> Card | None:
     options = pick_options(state, seat)
     if not options:
         return None
@@ -85,7 +85,7 @@ def _stated(a: LegalAction, legal: Sequence[LegalAction]) -> bool:
     return len({b.purchase for b in legal if b.use == a.use and b.card.name == a.card.name}) > 1
 
 
-def _action(play: Play, a: LegalAction, discard: Card | None, stated: bool) -> dict:
+def _action(play: Play, a: LegalAction, discard: Card | None, stated: bool) -> dict[str, Any]:
     purchase = None
     if stated:
         # the Record keeps each side's units sorted by name
@@ -118,37 +118,40 @@ def play_game(players: int, seed: int, bot: str = "random",
         raise ValueError("two seats play the same Wonder (R-BOARD)")
     table = Table(NAMES[:players], sides, dealt.guilds)
     rng = deck.SplitMix64(seed)
-    state = initial(table)
+    game = Game(initial(table))
     turns: list[record.Turn] = []
     for age in (1, 2, 3):
-        state = fold(state, deal_events(age, dealt.hands[age - 1]))
-        sixth: dict[int, dict] = {}
-        while seats_to_act(state):
-            turn = state.turn + 1
-            plays, actions = [], {}
-            for seat in seats_to_act(state):
-                legal = legal_actions(state, seat)
-                a = _choose(state, [x for x in legal if not _declines(x, legal)], bot, rng)
+        for e in deal_events(age, dealt.hands[age - 1]):
+            game.apply(e)
+        sixth: dict[int, dict[str, Any]] = {}
+        while seats_to_act(game):
+            turn = game.turn + 1
+            plays: list[Play] = []
+            actions: dict[int, dict[str, Any]] = {}
+            for seat in seats_to_act(game):
+                legal = legal_actions(game, seat)
+                a = _choose(game, [x for x in legal if not _declines(x, legal)], bot, rng)
                 discard = a.discard if turn == 6 and not a.keeps else None
                 purchase = None if a.default else (a.purchase.left, a.purchase.right)
                 play = Play(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())
                 plays.append(play)
                 actions[seat] = _action(play, a, discard, _stated(a, legal))
-            events, findings, state = step_turn(state, plays)
+            _, findings = play_turn(game, plays)
             assert not findings, findings
             if turn < 6:
-                state = _picks(state, actions, bot, rng)
+                _picks(game, actions, bot, rng)
             if turn == 6:
                 sixth = actions
             turns.append(record.Turn(age=age, number=turn,
                                      actions=tuple(record.Action(**actions[s]) for s in sorted(actions))))
-        if picks_owed(state):
-            state = _picks(state, sixth, bot, rng)
+        if picks_owed(game):
+            _picks(game, sixth, bot, rng)
             k = next(i for i in range(len(turns) - 1, -1, -1) if turns[i].number == 6)
             turns[k] = record.Turn(age=age, number=6,
                                    actions=tuple(record.Action(**sixth[s]) for s in sorted(sixth)))
-        state = fold(state, end_age(state))
-    sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in state.cities])
+        for e in end_age(game):
+            game.apply(e)
+    sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in game.cities])
     return record.Record(
         seats=tuple(record.Seat(name=table.names[k], wonder=w.name, side=w.side) for k, w in enumerate(sides)),
         guilds=tuple(g.name for g in dealt.guilds),
@@ -161,13 +164,13 @@ def play_game(players: int, seed: int, bot: str = "random",
     )
 
 
-def _picks(state: State, actions: dict[int, dict], bot: str, rng: deck.SplitMix64) -> State:
-    """Choose and resolve the builds from the discard pile owed at ``state``; note them in ``actions``."""
-    choices = {}
-    for seat in picks_owed(state):
-        card = _pick(state, seat, bot, rng)
-        choices[seat] = (card.name if card is not None else None,)
-        actions[seat]["pick"] = record.Pick(card=choices[seat][0])
-    _, findings, state = step_picks(state, choices, state.address)
+def _picks(game: Game, actions: dict[int, dict[str, Any]], bot: str, rng: deck.SplitMix64) -> None:
+    """Choose and resolve the builds from the discard pile owed in ``game``; note them in ``actions``."""
+    choices: dict[int, tuple[str | None, ...]] = {}
+    for seat in picks_owed(game):
+        card = _pick(game, seat, bot, rng)
+        name = card.name if card is not None else None
+        choices[seat] = (name,)
+        actions[seat]["pick"] = record.Pick(card=name)
+    _, findings = play_picks(game, choices, game.address)
     assert not findings, findings
-    return state

@@ -8,13 +8,13 @@ replay by :mod:`.rules`; this module does not decide legality of plays.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from typing import Mapping, Sequence
 
 from .. import deck
 from ..catalog import AGE_NUMERALS, Card, CatalogError, load
 from ..record import Record, Span
 from .findings import Finding
+from .memo import Memo, memo
 from .rules import Play, passing
 
 HAND = deck.HAND_SIZE
@@ -194,17 +194,23 @@ def from_seed(record: Record, guilds: Sequence[str] | None) -> tuple[deck.Deal |
     return _deal(record.players, record.seed.value, None if guilds is None else tuple(guilds)), []
 
 
-@lru_cache(maxsize=256)
+_DEALS: Memo[tuple[int, int, tuple[str, ...] | None], deck.Deal] = memo("deals: seeded deals", 256)
+_GUILDS: Memo[tuple[int, tuple[str, ...]], tuple[Card, ...]] = memo("deals: guild lists", 256)
+
+
 def _deal(players: int, seed: int, guilds: tuple[str, ...] | None) -> deck.Deal:
     """``deck.deal``, memoised: a pure function of its arguments, and replaying a record again (show, score,
     check) should not shuffle again."""
-    return deck.deal(players, seed, guilds)
+    key = (players, seed, guilds)
+    found = _DEALS.get(key)
+    return found if found is not None else _DEALS.put(key, deck.deal(players, seed, guilds))
 
 
-@lru_cache(maxsize=256)
 def guilds_of(players: int, names: tuple[str, ...]) -> tuple[Card, ...]:
-    """``deck.check_guilds``, memoised (it raises ``CatalogError`` for a bad list, which is not cached)."""
-    return deck.check_guilds(players, names)
+    """``deck.check_guilds``, memoised (it raises ``CatalogError`` for a bad list, which is not memoised)."""
+    key = (players, names)
+    found = _GUILDS.get(key)
+    return found if found is not None else _GUILDS.put(key, deck.check_guilds(players, names))
 
 
 def hand_uses(age: int, hands: Hands, span: Span | None) -> list[Use]:

@@ -6,15 +6,12 @@ the Record element it concerns. Rendering with file names and carets is the nota
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from ..record import Span
 
 Severity = Literal["error", "warning", "note"]
-
-_RULE_SUFFIX = re.compile(r"\s*\[(R-[A-Z0-9-]+)\]\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +35,3 @@ class Finding:
     def __repr__(self) -> str:
         return f"Finding({self.rule!r}, {self.message!r}, {self.address!r}, seat={self.seat!r})"
 
-
-def split_rule(reason: str, default: str) -> tuple[str, str]:
-    """``(rule, text)`` from a reason ending in ``[R-…]`` (as the trade solver writes them); else ``default``."""
-    m = _RULE_SUFFIX.search(reason)
-    if m is None:
-        return default, reason
-    return m.group(1), reason[: m.start()]

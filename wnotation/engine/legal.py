@@ -8,10 +8,12 @@ finding. Unknown cards in a hand cannot be listed; builds from the discard pile 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Mapping
 
 from ..catalog import Card, PlayLastCard
-from .rules import NO_PURCHASE, cheapest_options, free_reason, seats_to_act
-from .state import City, State, info, stage_info
+from .payment import NO_PURCHASE, cheapest_for
+from .rules import free_reason, seats_to_act
+from .state import CityState, Game, State, info, stage_info
 from .trade import Purchase
 
 
@@ -47,20 +49,20 @@ class LegalAction:
         return f"{text}, discard {self.discard.name}" if self.discard is not None else text
 
 
-def _options(state: State, seat: int, cost: dict[str, int], coin_cost: int) -> tuple[tuple[Purchase, int, bool], ...]:
-    city = state.cities[seat - 1]
+def _options(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int
+             ) -> tuple[tuple[Purchase, int, bool], ...]:
+    city = game.cities[seat - 1]
     if coin_cost > city.coins:
         return ()
     if not cost:
         return ((NO_PURCHASE, coin_cost, True),)
-    n = len(state.cities)
-    found = cheapest_options(cost, city.own, state.cities[seat % n].tradable, state.cities[(seat - 2) % n].tradable,
-                     city.prices, city.coins - coin_cost)
+    found = cheapest_for(game, seat, cost, city.coins - coin_cost)
     return tuple((p, coin_cost + p.coins, k == 0) for k, p in enumerate(found))
 
 
-def legal_actions(state: State, seat: int) -> tuple[LegalAction, ...]:
-    """Every legal play of ``seat`` in the next turn at ``state``, ``()`` if the seat does not act.
+def legal_actions(state: State | Game, seat: int) -> tuple[LegalAction, ...]:
+    """Every legal play of ``seat`` in the next turn at ``state`` (a position, or a game being played), ``()`` if
+    the seat does not act.
 
     Order: the distinct known cards of the hand in hand order; for each, its builds, then its stages, then its
     sale. A paid build or stage is listed once per *cheapest* purchase (R-TRADE-MINIMAL), in the trade solver's
@@ -71,35 +73,36 @@ def legal_actions(state: State, seat: int) -> tuple[LegalAction, ...]:
     """
     if seat not in seats_to_act(state):
         return ()
-    turn = state.turn + 1
-    city = state.cities[seat - 1]
+    game = state if isinstance(state, Game) else Game(state)
+    turn = game.turn + 1
+    city = game.cities[seat - 1]
     out: list[LegalAction] = []
     stage = None
     n = city.stages + 1
     if n <= len(city.wonder.stages):
-        stage = _options(state, seat, stage_info(city.wonder, n).cost, city.wonder.stages[n - 1].cost.coins)
+        stage = _options(game, seat, stage_info(city.wonder, n).cost, city.wonder.stages[n - 1].cost.coins)
     seen: list[Card] = []
-    for card in state.hands[seat - 1]:
+    for card in game.hands[seat - 1]:
         if card is None or card in seen:
             continue
         seen.append(card)
         if card.name not in city.names:
-            free = free_reason(state, city, card, turn)
+            free = free_reason(game, city, card, turn)
             if free is not None:
                 out.append(LegalAction(seat, "build", card, NO_PURCHASE, 0, free))
             else:
-                for p, coins, default in _options(state, seat, info(card).cost, card.cost.coins):
+                for p, coins, default in _options(game, seat, info(card).cost, card.cost.coins):
                     out.append(LegalAction(seat, "build", card, p, coins, None, default))
         if stage:
             for p, coins, default in stage:
                 out.append(LegalAction(seat, "stage", card, p, coins, None, default))
         out.append(LegalAction(seat, "sell", card))
     if turn == 6:
-        return _last_card(city, state.hands[seat - 1], out)
+        return _last_card(city, game.hands[seat - 1], out)
     return tuple(out)
 
 
-def _last_card(city: City, hand: tuple[Card | None, ...], plays: list[LegalAction]) -> tuple[LegalAction, ...]:
+def _last_card(city: CityState, hand: tuple[Card | None, ...], plays: list[LegalAction]) -> tuple[LegalAction, ...]:
     """Turn 6's plays with the card each leaves (R-LAST); a play that lets the seat keep it (R-BABYLON-N1: the
     power, or the stage that grants it) listed first keeping it, then discarding it."""
     has = PlayLastCard in city.powers

@@ -6,14 +6,13 @@ parts of a city (production, prices, shields, powers) come from the same mutator
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..catalog import Card, CatalogError, WonderSide, load
 from . import events as ev
-from .state import City, State, Table, _set, apply, initial
+from .state import State, Table, apply, initial
 
 _AGES = {"I": 1, "II": 2, "III": 3}
-_COINS, _PICKS = City._fields.index("coins"), City._fields.index("picks")
 
 
 def card(name: str, age: int = 3) -> Card:
@@ -36,7 +35,7 @@ def _cards(names: Sequence[str | None], age: int) -> tuple[Card | None, ...]:
 
 
 def position(wonders: Sequence[WonderSide | tuple[str, str]], *, age: int = 1, turn: int = 0,
-             cities: Sequence[Mapping] = (), hands: Sequence[Sequence[str | None]] | None = None,
+             cities: Sequence[Mapping[str, Any]] = (), hands: Sequence[Sequence[str | None]] | None = None,
              discard: Sequence[str | None] = (), names: Sequence[str] | None = None) -> State:
     """A position in ``age`` after ``turn`` turns (before the next turn is played).
 
@@ -62,8 +61,7 @@ def position(wonders: Sequence[WonderSide | tuple[str, str]], *, age: int = 1, t
             s = apply(s._replace(age=a), ev.StageBuilt(seat, i + 1, None))._replace(age=age)
         for token in spec.get("tokens", ()):
             s = apply(s, ev.ConflictResolved(seat, seat, token))
-        c = s.cities[k]
-        c = _set(_set(c, _COINS, spec.get("coins", 3)), _PICKS, 0)
+        c = s.cities[k]._replace(coins=spec.get("coins", 3), picks=0)
         s = s._replace(cities=s.cities[:k] + (c,) + s.cities[k + 1:])
     if hands is None:
         held = tuple((None,) * (7 - min(turn, 6)) for _ in range(n))

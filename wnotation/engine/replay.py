@@ -1,40 +1,88 @@
-"""Replay a Record: decode it once into plain plays, fold the events Age by Age, keep every turn-boundary position.
+"""Replay a Record: decode it once into plain plays, play its turns Age by Age on one :class:`~.state.Game`.
 
-The result, :class:`Replay`, holds the events, the findings, the positions (``I.0`` … ``III.end``) and the score
-sheet, and verifies the record's expected results (R-SCORE). It neither reads text nor renders findings.
+The result, :class:`Replay`, holds the events, the findings, the score sheet and where each turn-boundary position
+(``I.0`` … ``III.end``) falls in the events; positions are snapshots taken when asked for. It verifies the record's
+expected results (R-SCORE), and neither reads text nor renders findings.
 """
 
 from __future__ import annotations
 
-import gc
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterator, Mapping, Sequence
 
 from ..catalog import AGE_NUMERALS, Card, CatalogError, load
 from ..record import CATEGORIES, UNKNOWN, Record, Span
 from . import deals as dealing
+from . import events as ev
 from .findings import Finding
-from . import rules, trade
-from .rules import Play, address, deal_events, end_age, picks_owed, seats_to_act, step_picks, step_turn
+from .memo import Memo, clear_all, memo
+from .rules import Play, address, deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, ScoreSheet, score
-from .state import State, Table, fold, initial
-from .state import clear_caches as clear_states
+from .state import City, CityState, Game, State, Table, initial
 
 _FIELDS = CATEGORIES + ("total", "coins", "rank")
 
 
+class Positions(Mapping[str, State]):
+    """A replay's positions, address -> :class:`~.state.State` in game order, each a snapshot taken the first
+    time it is asked for: the events are applied to a game from the nearest earlier position already taken (or
+    from the start), so stepping forward through every position costs one pass over the events, and a position
+    shares every city and hand that did not change with the one before. Read-only; membership, length and
+    iteration take no snapshot."""
+
+    __slots__ = ("start", "events", "marks", "taken", "cursor", "cursor_mark")
+
+    def __init__(self, start: State, events: Sequence[ev.Event], marks: Mapping[str, int]) -> None:
+        self.start = start
+        self.events = events
+        self.marks = marks
+        self.taken: dict[str, State] = {}
+        self.cursor: Game | None = None  # a game standing after ``cursor_mark`` events
+        self.cursor_mark = 0
+
+    def __getitem__(self, where: str) -> State:
+        found = self.taken.get(where)
+        if found is not None:
+            return found
+        mark = self.marks[where]
+        game = self.cursor
+        if game is None or self.cursor_mark > mark:
+            base, done = self.start, 0
+            for a, m in self.marks.items():
+                if m > mark:
+                    break
+                taken = self.taken.get(a)
+                if taken is not None:
+                    base, done = taken, m
+            game = self.cursor = Game(base)
+            self.cursor_mark = done
+        for e in self.events[self.cursor_mark:mark]:
+            game.apply(e)
+        self.cursor_mark = mark
+        found = self.taken[where] = game.snapshot()
+        return found
+
+    def __contains__(self, where: object) -> bool:
+        return where in self.marks
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.marks)
+
+    def __len__(self) -> int:
+        return len(self.marks)
+
+
 @dataclass(frozen=True, eq=False)
 class Replay:
-    """A replayed game. ``events`` and ``findings`` in game order; ``positions`` maps each address to its state.
-
-    Positions are shared, never copied: ``position(a)`` and stepping through them are O(1). ``scores`` is the
-    score sheet once Age III has ended, else ``None``.
+    """A replayed game. ``events`` and ``findings`` in game order; ``positions`` maps each address to its position
+    (a snapshot taken on first use, then shared: ``position(a)`` again is O(1)); ``marks`` maps each address to
+    the number of events folded to reach it. ``scores`` is the score sheet once Age III has ended, else ``None``.
     """
 
-    events: tuple
+    events: tuple[ev.Event, ...]
     findings: tuple[Finding, ...]
-    positions: Mapping[str, State] = field(repr=False)  # read-only, in game order
+    positions: Positions = field(repr=False)  # read-only, in game order
     marks: Mapping[str, int] = field(repr=False)  # address -> number of events folded to reach it
     scores: ScoreSheet | None
 
@@ -55,8 +103,7 @@ class Replay:
         state = self.position(where)
         if state.finished and self.scores is not None:
             return self.scores
-        return score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in state.cities],
-                     provisional=not state.finished)
+        return score([city_view(c) for c in state.cities], provisional=not state.finished)
 
     def step(self, where: str, by: int = 1) -> str | None:
         """The address ``by`` positions after ``where`` (before it if negative), or ``None`` past either end."""
@@ -78,7 +125,8 @@ class Replay:
     @property
     def final(self) -> State | None:
         """The last position reached, or ``None`` if nothing was dealt."""
-        return next(reversed(self.positions.values()), None)
+        last = next(reversed(self.marks), None)
+        return None if last is None else self.positions[last]
 
     @property
     def complete(self) -> bool:
@@ -104,20 +152,18 @@ class _Decoded:
         self.findings: list[Finding] = []
 
 
-#: Per Age, each name as written -> its catalogue card: the decoder's interned look-up (one dict hit per action).
-_CARDS: dict[int, dict[str, Card]] = {1: {}, 2: {}, 3: {}}
+#: (Age, name as written) -> its catalogue card: the decoder's look-up, one dictionary hit per action.
+_CARDS: Memo[tuple[int, str], Card] = memo("replay: card names as written", 4096)
 
 
 def _card(name: str, age: int, where: str, seat: int, span: Span | None, out: list[Finding]) -> Card | None:
     if name == UNKNOWN:
         return None
-    known = _CARDS.setdefault(age, {})
-    found = known.get(name)
+    found = _CARDS.get((age, name))
     if found is not None:
         return found
     try:
-        found = known[name] = load().card(name, age)
-        return found
+        return _CARDS.put((age, name), load().card(name, age))
     except CatalogError as exc:
         out.append(Finding("R-DECK", f"{exc}; taken as an unknown card", where, seat, span))
         return None
@@ -134,26 +180,21 @@ def _decode(record: Record) -> _Decoded:
             d.findings.append(Finding("R-TURN", f"turn {where} is written twice; the second is ignored", where,
                                       None, turn.span))
             continue
-        known = _CARDS.get(age) or {}
         plays = []
         picked = False
-        new = tuple.__new__
         for a in turn.actions:
-            name = a.card
-            card = known.get(name)
-            if card is None:
-                card = _card(name, age, where, a.seat, a.span, d.findings)
-            discard: tuple = ()
+            card = _card(a.card, age, where, a.seat, a.span, d.findings)
+            discard: tuple[Card | None, ...] = ()
             if a.discard is not None:
                 discard = (_card(a.discard, age, where, a.seat, a.span, d.findings),)
-            pick: tuple = ()
+            pick: tuple[str | None, ...] = ()
             pick_span = None
             if a.pick is not None:
                 pick = (a.pick.card,)
                 pick_span = a.pick.span or a.span
                 picked = True
             purchase = None if a.purchase is None else (tuple(a.purchase.left), tuple(a.purchase.right))
-            plays.append(new(Play, (a.seat, a.use, card, purchase, discard, pick, a.span, pick_span)))  # no frame
+            plays.append(Play(a.seat, a.use, card, purchase, discard, pick, a.span, pick_span))
         d.plays[key] = plays
         d.picked[key] = picked
         d.spans[key] = turn.span
@@ -170,8 +211,7 @@ class _Run:
     def __init__(self, record: Record) -> None:
         self.record = record
         self.findings: list[Finding] = []
-        self.events: list = []
-        self.positions: dict[str, State] = {}
+        self.events: list[ev.Event] = []
         self.marks: dict[str, int] = {}
         self.decoded = _decode(record)
         self.findings += self.decoded.findings
@@ -186,7 +226,8 @@ class _Run:
         catalog = load()
         wonders = tuple(catalog.wonder(s.wonder, s.side) for s in record.seats)
         self.table = Table(tuple(s.name for s in record.seats), wonders, self.guilds)
-        self.state = initial(self.table)
+        self.start = initial(self.table)
+        self.game = Game(self.start)
 
     def _guilds(self) -> tuple[Card, ...] | None:
         if self.record.guilds is None:
@@ -198,18 +239,21 @@ class _Run:
             return None
 
     def mark(self) -> None:
-        where = self.state.address
-        self.positions[where] = self.state
-        self.marks[where] = len(self.events)
+        """Note that the position at the game's address is reached after the events so far."""
+        self.marks[self.game.address] = len(self.events)
 
     def later(self, age: int, turn: int) -> bool:
         """Whether the record has a turn after ``age``.``turn``."""
         return any(k > (age, turn) for k in self.decoded.order)
 
-    def push(self, events, findings, state: State) -> None:
+    def push(self, events: Sequence[ev.Event], findings: Sequence[Finding]) -> None:
         self.events += events
         self.findings += findings
-        self.state = state
+
+    def apply(self, events: Sequence[ev.Event]) -> None:
+        for e in events:
+            self.game.apply(e)
+        self.events += events
 
     # ---
 
@@ -246,8 +290,7 @@ class _Run:
                 return  # the record plays no turn of Age I
             # An Age is dealt once the previous one is complete, even if the record stops there: the position at
             # the start of an Age (II.0) exists as soon as the game reaches it.
-            dealt = deal_events(age, self.hands(age))
-            self.push(dealt, (), fold(self.state, dealt))
+            self.apply(deal_events(age, self.hands(age)))
             self.mark()
             if not self.age(age):
                 return
@@ -265,7 +308,7 @@ class _Run:
             if t < 6:
                 self.picks(age, ((t, plays[(age, t)]),), address(age, t))
             self.mark()
-        keepers = seats_to_act(self.state)
+        keepers = seats_to_act(self.game)
         if keepers:
             if (age, 7) in plays:
                 self.turn(age, 7, plays[(age, 7)])
@@ -281,31 +324,30 @@ class _Run:
         # Picks earned on turn 6 or on the extra turn are built after the extra turn (R-HALI-LAST); a pick clause
         # on an extra-turn action is checked against the picks owed like any other.
         self.picks(age, ((6, plays[(age, 6)]), (7, plays.get((age, 7), ()))), address(age, "end"))
-        ending = end_age(self.state)
-        self.push(ending, (), fold(self.state, ending))
+        self.apply(end_age(self.game))
         self.mark()
         return True
 
     def turn(self, age: int, number: int, plays: list[Play]) -> None:
         """Resolve one turn; a finding about no particular action (a missing one) gets the turn's span."""
-        events, findings, state = step_turn(self.state, plays)
+        events, findings = play_turn(self.game, plays)
         span = self.decoded.spans.get((age, number)) if findings else None
         if span is not None:
-            findings = tuple(f if f.span is not None else replace(f, span=span) for f in findings)
-        self.push(events, findings, state)
+            findings = [f if f.span is not None else replace(f, span=span) for f in findings]
+        self.push(events, findings)
 
     def picks(self, age: int, turns: tuple[tuple[int, Sequence[Play]], ...], where: str) -> None:
         """The builds from the discard pile owed after ``turns`` (``(turn number, plays)`` pairs), with every pick
         clause written on those plays checked against the picks owed (R-HALI). An owed seat's first clause (on a
         play that counted) is its choice; a clause of a seat owed nothing, or a later clause of an owed seat on
         another turn, is reported and ignored."""
-        owed = set(picks_owed(self.state))
+        owed = set(picks_owed(self.game))
         if not owed and not any(self.decoded.picked.get((age, t)) for t, _ in turns):
             return  # the common case: nobody is owed a pick and the record writes none
-        choices: dict = {}
+        choices: dict[int, tuple[str | None, ...]] = {}
         # A pick's findings sit at its pick clause, or at the seat's action (the stage that earned the pick) when
         # the record writes no clause; a seat's first play is the one that counted (a second is ignored).
-        spans: dict = {}
+        spans: dict[int, Span | None] = {}
         for _, plays in turns:
             for p in plays:
                 spans.setdefault(p.seat, p.pick_span or p.span)
@@ -327,43 +369,34 @@ class _Run:
                                              "discard pile this turn; the pick is ignored", address(age, t),
                                              p.seat, p.pick_span))
         if owed:
-            self.push(*step_picks(self.state, choices, where, spans))
+            self.push(*play_picks(self.game, choices, where, spans))
 
 
 def replay(record: Record) -> Replay:
-    """Replay ``record``: every event, finding and turn-boundary position, and the score sheet when the game is
-    complete, with the record's expected results verified (R-SCORE). Deterministic. Cost: linear in the number of
-    actions, with memoised trade-solver calls.
+    """Replay ``record``: every event and finding, the score sheet when the game is complete, with the record's
+    expected results verified (R-SCORE), and its positions (taken when asked for). Deterministic. Cost: linear in
+    the number of actions, with memoised trade questions; no position is built unless asked for."""
+    run = _Run(record)
+    run.run()
+    sheet = None
+    if run.game.finished:
+        sheet = score([city_view(c) for c in run.game.cities])
+    run.findings += _verify(record, sheet, run.table, _stop(run.decoded.order))
+    events = tuple(run.events)
+    marks = MappingProxyType(run.marks)
+    return Replay(events, tuple(run.findings), Positions(run.start, events, marks), marks, sheet)
 
-    The cyclic garbage collector is paused during the replay (and resumed after it, also on an exception, unless
-    it was already off): a replay allocates many small tuples that all live until it ends and form no cycles, and
-    collecting meanwhile only traverses them again (a quarter of the time on a corpus check, measured)."""
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        run = _Run(record)
-        run.run()
-        sheet = None
-        if run.state.finished:
-            sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in run.state.cities])
-        run.findings += _verify(record, sheet, run.table, _stop(run.decoded.order))
-        return Replay(tuple(run.events), tuple(run.findings), MappingProxyType(run.positions),
-                      MappingProxyType(run.marks), sheet)
-    finally:
-        if paused:
-            gc.enable()
+
+def city_view(city: City | CityState) -> CityView:
+    """What scoring reads of a city, in a position or in a game."""
+    return CityView(city.buildings, city.wonder, city.stages, city.coins, city.tokens)
 
 
 def clear_caches() -> None:
-    """Forget every memoised answer of the engine (trade questions, production summaries and solver tables,
-    interned events and production tuples, seeded deals, guild lists), e.g. to measure a first replay, or to free
-    memory. Card data and card look-ups stay. Results never change."""
-    rules.clear_caches()
-    clear_states()
-    for memo in (trade._solve, trade._reach, trade._space, trade._tuple_sources_key, dealing._deal,
-                 dealing.guilds_of):
-        memo.cache_clear()
+    """Forget every memoised answer of the engine (trade questions and solver tables, card facts, interned
+    events, seeded deals, guild lists, card names), e.g. to measure a first replay, or to free memory. Results
+    never change."""
+    clear_all()
 
 
 def _stop(order: Sequence[tuple[int, int]]) -> str:

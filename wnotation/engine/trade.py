@@ -22,14 +22,18 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Callable
 
 from wnotation.catalog import MANUFACTURED, RAW, RESOURCES, Effect, Produce, TradeDiscount
+
+from .memo import Memo, memo
 
 Source = tuple[str, ...]
 SIDES = ("left", "right")
 
-_INDEX = {r: i for i, r in enumerate(RESOURCES)}
+#: Each resource's place in ``catalog.RESOURCES``: the order of units in a purchase.
+RESOURCE_INDEX: dict[str, int] = {r: i for i, r in enumerate(RESOURCES)}
+_INDEX = RESOURCE_INDEX
 _RAW = frozenset(RAW)
 
 
@@ -89,7 +93,47 @@ class Purchase:
         return "; ".join(parts) if parts else "nothing"
 
 
-def _canonical_key(p: Purchase) -> tuple:
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a cost cannot be paid: the ``rule`` broken (``R-TRADE``, ``R-PRODUCE``, ``R-COST-COINS`` …) and a
+    ``reason`` a player understands; ``str`` is the reason followed by the rule ID in brackets."""
+
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.reason} [{self.rule}]"
+
+
+class Supply:
+    """A list of unit-sources summarised for trade questions: the units per resource of its one-resource sources
+    (``singles``) and its either/or sources in order (``multi``). Never mutated once built: :meth:`plus` makes the
+    summary of more sources."""
+
+    __slots__ = ("singles", "multi")
+
+    def __init__(self, singles: dict[str, int], multi: tuple[Source, ...]) -> None:
+        self.singles = singles
+        self.multi = multi
+
+    @staticmethod
+    def of(sources: Iterable[Source]) -> Supply:
+        return Supply({}, ()).plus(sources)
+
+    def plus(self, sources: Iterable[Source]) -> Supply:
+        """The summary of this supply's sources followed by ``sources``."""
+        singles = dict(self.singles)
+        multi = list(self.multi)
+        for src in sources:
+            if len(src) == 1:
+                singles[src[0]] = singles.get(src[0], 0) + 1
+            else:
+                multi.append(tuple(src))
+        return Supply(singles, tuple(multi))
+
+
+def canonical_key(p: Purchase) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    """The sort key of the canonical order of purchases (see the module docstring)."""
     return (
         p.coins,
         p.left_coins,
@@ -149,8 +193,22 @@ def _sources(starting: str | None, effects: Iterable[Effect], *, tradable_only: 
 # --- normalisation -------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1024)
+_SOURCES: Memo[tuple[str, ...], Source] = memo("trade: normalised unit-sources", 1024)
+_SOURCES_KEYS: Memo[tuple[Source, ...], tuple[Source, ...]] = memo("trade: source lists in canonical order", 4096)
+_SPACES: Memo[tuple[int, ...], _Space] = memo("trade: sub-cost lattices", 512)
+_REACH: Memo[tuple[tuple[int, ...], tuple[Source, ...]], bytes] = memo("trade: coverable sub-costs", 8192)
+_SOLVED: Memo[tuple[tuple[int, ...], tuple[Source, ...], tuple[Source, ...], tuple[Source, ...], Prices],
+              tuple[Purchase, ...]] = memo("trade: minimal purchases", 8192)
+
+
 def _source(choices: tuple[str, ...]) -> Source:
+    found = _SOURCES.get(choices)
+    if found is None:
+        found = _SOURCES.put(choices, _new_source(choices))
+    return found
+
+
+def _new_source(choices: tuple[str, ...]) -> Source:
     if not choices:
         raise ValueError("a unit-source must offer at least one resource")
     for r in choices:
@@ -169,9 +227,11 @@ def _sources_key(sources: Sequence[Source]) -> tuple[Source, ...]:
     return tuple(sorted(_source(tuple(s)) for s in sources))
 
 
-@lru_cache(maxsize=4096)
 def _tuple_sources_key(sources: tuple[Source, ...]) -> tuple[Source, ...]:
-    return tuple(sorted(_source(tuple(s)) for s in sources))
+    found = _SOURCES_KEYS.get(sources)
+    if found is None:
+        found = _SOURCES_KEYS.put(sources, tuple(sorted(_source(tuple(s)) for s in sources)))
+    return found
 
 
 def _counts(cost: Mapping[str, int] | Iterable[tuple[str, int]]) -> tuple[int, ...]:
@@ -237,13 +297,22 @@ class _Space:
         return tuple(out)
 
 
-@lru_cache(maxsize=512)
 def _space(counts: tuple[int, ...]) -> _Space:
-    return _Space(counts)
+    found = _SPACES.get(counts)
+    if found is None:
+        found = _SPACES.put(counts, _Space(counts))
+    return found
 
 
-@lru_cache(maxsize=8192)
 def _reach(counts: tuple[int, ...], sources: tuple[Source, ...]) -> bytes:
+    """See :func:`_new_reach` (memoised)."""
+    found = _REACH.get((counts, sources))
+    if found is None:
+        found = _REACH.put((counts, sources), _new_reach(counts, sources))
+    return found
+
+
+def _new_reach(counts: tuple[int, ...], sources: tuple[Source, ...]) -> bytes:
     """Flags over the sub-costs of ``counts``: 1 where ``sources`` can supply that sub-cost in one payment.
 
     Each source gives one unit of one of its options, or nothing; the set is closed downwards, so a sub-cost is
@@ -274,9 +343,18 @@ def _reach(counts: tuple[int, ...], sources: tuple[Source, ...]) -> bytes:
 # --- solving -------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8192)
 def _solve(counts: tuple[int, ...], own: tuple[Source, ...], left: tuple[Source, ...], right: tuple[Source, ...],
            prices: Prices) -> tuple[Purchase, ...]:
+    """See :func:`_new_solve` (memoised)."""
+    key = (counts, own, left, right, prices)
+    found = _SOLVED.get(key)
+    if found is None:
+        found = _SOLVED.put(key, _new_solve(counts, own, left, right, prices))
+    return found
+
+
+def _new_solve(counts: tuple[int, ...], own: tuple[Source, ...], left: tuple[Source, ...],
+               right: tuple[Source, ...], prices: Prices) -> tuple[Purchase, ...]:
     """Every minimal purchase for the cost ``counts``, in canonical order."""
     space = _space(counts)
     own_ok, left_ok, right_ok = _reach(counts, own), _reach(counts, left), _reach(counts, right)
@@ -304,7 +382,7 @@ def _solve(counts: tuple[int, ...], own: tuple[Source, ...], left: tuple[Source,
                 left_coins=sum(split[k] * left_price[k] for k in range(n)),
                 right_coins=sum((digits[k] - split[k]) * right_price[k] for k in range(n)),
             ))
-    found.sort(key=_canonical_key)
+    found.sort(key=canonical_key)
     return tuple(found)
 
 
@@ -343,7 +421,16 @@ def cheapest(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Sour
 def check_purchase(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
                    right: Sequence[Source], prices: Prices, budget: int, stated_left: Sequence[str],
                    stated_right: Sequence[str]) -> Purchase | str:
-    """The priced :class:`Purchase` for the units a record states, or a short reason naming the rule it breaks.
+    """:func:`stated_purchase` with a refusal written as its text, ``"reason [R-…]"``."""
+    found = stated_purchase(cost, own, left, right, prices, budget, stated_left, stated_right)
+    return str(found) if isinstance(found, Refusal) else found
+
+
+def stated_purchase(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
+                    right: Sequence[Source], prices: Prices, budget: int, stated_left: Sequence[str],
+                    stated_right: Sequence[str]) -> Purchase | Refusal:
+    """The priced :class:`Purchase` for the units a record states, or the :class:`Refusal` naming the rule it
+    breaks.
 
     Checked in this order: the units are resources; each neighbour can supply its units at once, each unit-source
     sold at most once per payment (R-TRADE); with own production they cover the cost (R-PRODUCE); no bought
@@ -354,11 +441,11 @@ def check_purchase(cost: Mapping[str, int], own: Sequence[Source], left: Sequenc
     for side, units in (("left", stated_left), ("right", stated_right)):
         for r in units:
             if r not in _INDEX:
-                return f"{r!r} bought from {side} is not a resource [R-TRADE]"
+                return Refusal("R-TRADE", f"{r!r} bought from {side} is not a resource")
     vectors = {"left": _unit_counts(stated_left), "right": _unit_counts(stated_right)}
     for side, sources in (("left", left), ("right", right)):
         problem = _supply_problem(side, vectors[side], _sources_key(sources))
-        if problem:
+        if problem is not None:
             return problem
 
     own_key = _sources_key(own)
@@ -368,13 +455,13 @@ def check_purchase(cost: Mapping[str, int], own: Sequence[Source], left: Sequenc
     still = [max(0, c - b) for c, b in zip(counts, bought)]
     if not own_ok[space.index(still)]:
         missing = _best_cover(space, own_ok, still)[1]
-        return f"own production and the purchase leave {_text(missing)} unpaid [R-PRODUCE]"
+        return Refusal("R-PRODUCE", f"own production and the purchase leave {_text(missing)} unpaid")
     for side in SIDES:
         for i, n in enumerate(vectors[side]):
             if not n:
                 continue
             if bought[i] > counts[i] or own_ok[space.index(still[:i] + [still[i] + 1] + still[i + 1:])]:
-                return f"buying {RESOURCES[i]} from {side} is not needed [R-TRADE-MINIMAL]"
+                return Refusal("R-TRADE-MINIMAL", f"buying {RESOURCES[i]} from {side} is not needed")
 
     purchase = Purchase(
         left=_units(vectors["left"]),
@@ -383,9 +470,9 @@ def check_purchase(cost: Mapping[str, int], own: Sequence[Source], left: Sequenc
         right_coins=sum(prices.price("right", r) for r in stated_right),
     )
     if budget < 0:
-        return "the coin cost alone is more than the coins held [R-COST-COINS]"
+        return Refusal("R-COST-COINS", "the coin cost alone is more than the coins held")
     if purchase.coins > budget:
-        return f"costs {_coins(purchase.coins)}, has {budget} [R-COST-COINS]"
+        return Refusal("R-COST-COINS", f"costs {_coins(purchase.coins)}, has {budget}")
     return purchase
 
 
@@ -397,22 +484,38 @@ def explain_unaffordable(cost: Mapping[str, int], own: Sequence[Source], left: S
     the most that own production covers; the sellers are listed for what remains. If the cost is in fact
     affordable the text says so and names the default purchase.
     """
+    return str(_explained(cost, own, left, right, prices, budget))
+
+
+def unaffordable(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
+                 right: Sequence[Source], prices: Prices, budget: int) -> Refusal:
+    """The :class:`Refusal` of a ``cost`` that no purchase pays within ``budget`` (as :func:`explain_unaffordable`
+    words it). The caller has found no cheapest purchase within the budget."""
+    found = _explained(cost, own, left, right, prices, budget)
+    assert isinstance(found, Refusal), found
+    return found
+
+
+def _explained(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
+               right: Sequence[Source], prices: Prices, budget: int) -> Refusal | str:
     counts = _counts(cost)
     own_key, left_key, right_key = _sources_key(own), _sources_key(left), _sources_key(right)
     if budget < 0:
-        return "the coin cost alone is more than the coins held [R-COST-COINS]"
+        return Refusal("R-COST-COINS", "the coin cost alone is more than the coins held")
     every = _solve(counts, own_key, left_key, right_key, prices)
     if every and every[0].coins <= budget:
         if not every[0].units:
             return "own production covers the cost"
         return f"affordable: {every[0]} for {_coins(every[0].coins)}"
     space = _space(counts)
+    sellers = left_key + right_key
     has, missing = _best_cover(space, _reach(counts, own_key), counts,
-                               sold=lambda r: any(r in s for s in left_key + right_key))
+                               sold=lambda r: any(r in s for s in sellers))
     head = f"needs {_text(counts)}, has {_text(has)}"
     if every:
         best = every[0]
-        return f"{head}; the cheapest purchase ({best}) costs {_coins(best.coins)}, has {budget} [R-COST-COINS]"
+        return Refusal("R-COST-COINS", f"{head}; the cheapest purchase ({best}) costs {_coins(best.coins)}, "
+                       f"has {budget}")
     clauses, short = [], False
     for i, need in enumerate(missing):
         if not need:
@@ -433,21 +536,21 @@ def explain_unaffordable(cost: Mapping[str, int], own: Sequence[Source], left: S
         clauses.append(", ".join(offers))
     if not short:
         clauses.append("not all at once (each unit is sold once per payment)")
-    return f"{head}; {', '.join(clauses)} [R-TRADE]"
+    return Refusal("R-TRADE", f"{head}; {', '.join(clauses)}")
 
 
 def _coins(n: int) -> str:
     return f"{n} coin" if n == 1 else f"{n} coins"
 
 
-def _supply_problem(side: str, wanted: tuple[int, ...], sources: tuple[Source, ...]) -> str | None:
+def _supply_problem(side: str, wanted: tuple[int, ...], sources: tuple[Source, ...]) -> Refusal | None:
     """Why a neighbour cannot sell ``wanted`` in one payment (R-TRADE), or None if it can."""
     if not any(wanted) or _reach(wanted, sources)[-1]:
         return None
     types = [i for i, n in enumerate(wanted) if n]
     for i in types:
         if not any(RESOURCES[i] in s for s in sources):
-            return f"{side} does not sell {RESOURCES[i]} [R-TRADE]"
+            return Refusal("R-TRADE", f"{side} does not sell {RESOURCES[i]}")
     # Hall's condition fails for some set of resources: report the smallest such set.
     for size in range(1, len(types) + 1):
         for group in itertools.combinations(types, size):
@@ -457,7 +560,7 @@ def _supply_problem(side: str, wanted: tuple[int, ...], sources: tuple[Source, .
             if asked > offered:
                 what = "/".join(RESOURCES[i] for i in group)
                 of = "" if size == 1 else "of "
-                return f"{side} can sell at most {offered} {of}{what} per payment, not {asked} [R-TRADE]"
+                return Refusal("R-TRADE", f"{side} can sell at most {offered} {of}{what} per payment, not {asked}")
     raise AssertionError("Hall's condition must fail when a supply is unreachable")
 
 

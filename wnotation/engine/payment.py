@@ -1,0 +1,247 @@
+"""Trade questions: what a seat pays for a cost in a game, as a value, :class:`Payment` or
+:class:`~wnotation.engine.trade.Refusal` (R-PRODUCE, R-TRADE, R-TRADE-MINIMAL, R-COST-COINS).
+
+Questions are asked of the trade solver (:mod:`.trade`) in a reduced form that many share, and memoised. It decides
+nothing about turns, chains or powers: free builds are the rules' business.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from .memo import Memo, memo
+from .state import CityState, Game
+from .trade import (
+    RESOURCE_INDEX,
+    Prices,
+    Purchase,
+    Refusal,
+    Source,
+    Supply,
+    canonical_key,
+    cheapest,
+    stated_purchase,
+    unaffordable,
+)
+
+NO_PURCHASE = Purchase()
+#: A purchase as a record states it: the units bought from the left and from the right neighbour.
+Stated = tuple[Sequence[str], Sequence[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """How a seat pays: ``bank`` coins to the bank (the coin cost) and ``purchase`` from its neighbours."""
+
+    purchase: Purchase
+    bank: int
+
+    @property
+    def coins(self) -> int:
+        """All the coins the seat pays."""
+        return self.bank + self.purchase.coins
+
+
+def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: Stated | None
+        ) -> Payment | Refusal:
+    """What ``seat`` pays in ``game`` (the turn-start position) for ``cost`` resource units plus ``coin_cost``
+    coins, given the purchase the record ``stated`` (``None``: the engine chooses the first cheapest,
+    R-TRADE-MINIMAL); or the refusal, with its rule. A stated purchase need not be the cheapest, only legal. Cost:
+    one memoised question, plus the solver's full check for a stated purchase that is not among the cheapest."""
+    city = game.cities[seat - 1]
+    budget = city.coins - coin_cost
+    if budget < 0:
+        coins = "1 coin" if coin_cost == 1 else f"{coin_cost} coins"
+        return Refusal("R-COST-COINS", f"costs {coins}, has {city.coins}")
+    buys = stated is not None and bool(stated[0] or stated[1])
+    if not cost and not buys:
+        return Payment(NO_PURCHASE, coin_cost)
+    n = len(game.cities)
+    left, right = game.cities[seat % n], game.cities[(seat - 2) % n]
+    options = _reduced(cost, city.own_supply, left.tradable_supply, right.tradable_supply, city.prices)
+    if stated is None:
+        if options and options[0].coins <= budget:
+            return Payment(options[0], coin_cost)
+        return unaffordable(cost, city.own, left.tradable, right.tradable, city.prices, budget)
+    # A stated purchase among the cheapest is legal and priced as that very purchase; anything else (dearer,
+    # illegal, not resources) is checked in full.
+    sl, sr = _in_order(stated[0]), _in_order(stated[1])
+    if sl is not None and sr is not None:
+        for option in options:
+            if option.left == sl and option.right == sr:
+                if option.coins <= budget:
+                    return Payment(option, coin_cost)
+                break
+    found = stated_purchase(cost, city.own, left.tradable, right.tradable, city.prices, budget, stated[0],
+                            stated[1])
+    return found if isinstance(found, Refusal) else Payment(found, coin_cost)
+
+
+def cheapest_for(game: Game, seat: int, cost: Mapping[str, int], budget: int) -> tuple[Purchase, ...]:
+    """Every cheapest purchase with which ``seat`` pays ``cost`` within ``budget`` coins in ``game``, in canonical
+    order (``(Purchase(),)`` when own production covers it, ``()`` when nothing within the budget does)."""
+    if budget < 0:
+        return ()
+    city = game.cities[seat - 1]
+    n = len(game.cities)
+    best = _reduced(cost, city.own_supply, game.cities[seat % n].tradable_supply,
+                    game.cities[(seat - 2) % n].tradable_supply, city.prices)
+    if not best or best[0].coins > budget:
+        return ()
+    return best
+
+
+def cheapest_options(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
+                     right: Sequence[Source], prices: Prices, budget: int) -> tuple[Purchase, ...]:
+    """:func:`cheapest_for` on unit-source lists: the same answer as ``trade.cheapest``, through the reduced,
+    memoised questions."""
+    if budget < 0:
+        return ()
+    best = _reduced(cost, Supply.of(own), Supply.of(left), Supply.of(right), prices)
+    if not best or best[0].coins > budget:
+        return ()
+    return best
+
+
+# --- the reduced questions ------------------------------------------------------------------------------------
+
+_COVERED = (NO_PURCHASE,)
+#: A reduced question: what is still needed, own either/or sources left, each neighbour's capped one-resource
+#: units per needed resource and cut-down either/or sources, and the four prices.
+Question = tuple[tuple[tuple[str, int], ...], tuple[Source, ...], tuple[int, ...], tuple[Source, ...],
+                 tuple[int, ...], tuple[Source, ...], int, int, int, int]
+_ANSWERS: Memo[Question, tuple[Purchase, ...]] = memo("payment: reduced trade questions", 1 << 13)
+_ORDERED: Memo[tuple[str, ...], tuple[bool, tuple[str, ...]]] = memo("payment: stated units in order", 1 << 10)
+
+
+def _in_order(units: Sequence[str]) -> tuple[str, ...] | None:
+    """Stated units sorted in ``catalog.RESOURCES`` order, as a Purchase holds them; ``None`` if one is not a
+    resource."""
+    key = tuple(units)
+    found = _ORDERED.get(key)
+    if found is None:
+        index = RESOURCE_INDEX
+        known = all(r in index for r in key)
+        found = _ORDERED.put(key, (known, tuple(sorted(key, key=index.__getitem__)) if known else ()))
+    return found[1] if found[0] else None
+
+
+def _reduced(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, prices: Prices
+             ) -> tuple[Purchase, ...]:
+    """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), asked as a reduced,
+    equivalent question so that most questions share one memoised answer.
+
+    Reductions (R-PRODUCE): own one-resource sources pay their units first (using one never hurts: it can serve
+    nothing else), which answers most questions at once; each either/or source is cut down to the resources still
+    needed (no minimal purchase buys, and no covering uses, anything else); an own source left with one needed
+    resource pays one unit of it, repeated until no such source is left; sources that offer nothing still needed
+    are dropped, and a neighbour's one-resource sources are kept only up to the units still needed of that
+    resource (no minimal purchase buys more). Each reduction keeps the set of coverings, hence every minimal
+    purchase, its price and the canonical order. Cost: O(cost + either/or sources) per question, plus one solver
+    call per new reduced question."""
+    singles = own.singles
+    need: dict[str, int] = {}
+    for r, n in cost.items():
+        k = singles.get(r)
+        if k:
+            n -= k
+        if n > 0:
+            need[r] = n
+    if not need:
+        return _COVERED
+    rest: tuple[Source, ...] = own.multi
+    if rest:
+        changed = True
+        while changed and need:
+            changed = False
+            kept: list[Source] = []
+            for src in rest:
+                useful = [r for r in src if r in need]
+                if not useful:
+                    continue
+                if len(useful) == 1:
+                    r = useful[0]
+                    if need[r] == 1:
+                        del need[r]
+                    else:
+                        need[r] -= 1
+                    changed = True
+                    continue
+                kept.append(tuple(useful) if len(useful) < len(src) else src)
+            rest = tuple(kept)
+        if not need:
+            return _COVERED
+    left_units = tuple(min(left.singles.get(r, 0), n) for r, n in need.items())
+    right_units = tuple(min(right.singles.get(r, 0), n) for r, n in need.items())
+    question: Question = (tuple(need.items()), rest, left_units, _cut(left.multi, need), right_units,
+                          _cut(right.multi, need), prices.left_raw, prices.left_manufactured, prices.right_raw,
+                          prices.right_manufactured)
+    answer = _ANSWERS.get(question)
+    if answer is None:
+        offered_left = _offered(need, left_units, question[3])
+        offered_right = _offered(need, right_units, question[5])
+        if rest or question[3] or question[5]:
+            answer = cheapest(need, rest, offered_left, offered_right, prices, 1 << 30)
+        else:
+            answer = _singles_answer(need, offered_left, offered_right, prices)
+        _ANSWERS.put(question, answer)
+    return answer
+
+
+def _cut(multi: tuple[Source, ...], need: Mapping[str, int]) -> tuple[Source, ...]:
+    """Either/or sources cut down to the resources in ``need``, empty ones dropped."""
+    out = []
+    for src in multi:
+        useful = tuple([r for r in src if r in need])
+        if useful:
+            out.append(useful)
+    return tuple(out)
+
+
+def _offered(need: Mapping[str, int], units: tuple[int, ...], multi: tuple[Source, ...]) -> tuple[Source, ...]:
+    """What a neighbour offers towards ``need``: ``units[i]`` one-resource sources of the i-th needed resource,
+    then its either/or sources cut down to the needed resources."""
+    out: list[Source] = []
+    for r, k in zip(need, units):
+        out += [(r,)] * k
+    out += multi
+    return tuple(out)
+
+
+def _singles_answer(need: Mapping[str, int], left: tuple[Source, ...], right: tuple[Source, ...],
+                    prices: Prices) -> tuple[Purchase, ...]:
+    """``trade.cheapest`` at any price when own production has nothing left for ``need`` and each neighbour
+    offers one-resource sources only (the usual question): every minimal purchase buys exactly ``need``, each
+    resource split between the neighbours independently within their supply, so the cheapest buys each unit
+    where it is cheaper, and every split of a resource priced alike on both sides ties. Same answer, in the
+    same canonical order, without the general solver."""
+    resources: list[str] = []
+    units: list[int] = []
+    shares: list[tuple[int, ...]] = []
+    left_prices: list[int] = []
+    right_prices: list[int] = []
+    for r in sorted(need, key=RESOURCE_INDEX.__getitem__):
+        n = need[r]
+        most = min(n, sum(1 for src in left if src[0] == r))
+        least = max(0, n - sum(1 for src in right if src[0] == r))
+        if least > most:
+            return ()  # the neighbours cannot supply it
+        pl, pr = prices.price("left", r), prices.price("right", r)
+        resources.append(r)
+        units.append(n)
+        shares.append((most,) if pl < pr else (least,) if pl > pr else tuple(range(least, most + 1)))
+        left_prices.append(pl)
+        right_prices.append(pr)
+    found = []
+    for split in itertools.product(*shares):
+        found.append(Purchase(
+            left=tuple(r for r, x in zip(resources, split) for _ in range(x)),
+            right=tuple(r for r, n, x in zip(resources, units, split) for _ in range(n - x)),
+            left_coins=sum(x * pl for x, pl in zip(split, left_prices)),
+            right_coins=sum((n - x) * pr for n, x, pr in zip(units, split, right_prices)),
+        ))
+    found.sort(key=canonical_key)
+    return tuple(found)
+
