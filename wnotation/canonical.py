@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalog import AGE_NUMERALS, CatalogError, load
+from .catalog import CatalogError, load
 from .engine import Replay, legal_actions, replay
 from .engine.rules import free_reason
 from .record import UNKNOWN, Action, Purchase, Record, Turn
+from .vocabulary import Address
 
 NOTHING = Purchase()  # ``()``: nothing bought
 
@@ -76,7 +77,7 @@ def _same(stated: Purchase, option) -> bool:
 def _turn_start(played: Replay, age: int, number: int):
     """The position a turn is played from: after turn ``number - 1`` (``I.0`` is the deal; the extra turn I.7 is
     played from I.6, its picks coming after it), or ``None`` if the replay did not reach it."""
-    state = played.positions.get(f"{AGE_NUMERALS[age]}.{number - 1}")
+    state = played.positions.get(str(Address(age, number - 1)))
     if state is None or state.age != age or state.turn != number - 1:
         return None
     return state

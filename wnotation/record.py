@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.json_schema import SkipJsonSchema
 
 from . import catalog as _catalog
+from .vocabulary import CATEGORIES as CATEGORIES  # re-exported: the Record's users import it from here
 
 UNKNOWN = "?"
 Use = Literal["build", "stage", "sell"]
@@ -33,7 +34,6 @@ Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
 GLYPHS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 FORMAT_VERSION = "7WN 1"
 EDITION = "2e"
-CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science")
 
 
 class Span(BaseModel):

@@ -11,10 +11,11 @@ from collections import Counter
 from typing import Any, Sequence
 
 from .catalog import COLOURS, Card
-from .record import CATEGORIES, UNKNOWN, Record
+from .record import UNKNOWN, Record
+from .vocabulary import RESULT_FIELDS
 
 #: The rows of the score pad, top to bottom (the seven categories of R-SCORE, then the total, coins and rank).
-SCORE_ROWS: tuple[str, ...] = CATEGORIES + ("total", "coins", "rank")
+SCORE_ROWS: tuple[str, ...] = RESULT_FIELDS
 
 
 def describe_address(address: str) -> str:

@@ -12,6 +12,7 @@ import re
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from .. import vocabulary as _vocabulary
 from . import lexical
 from .errors import NotationError, NotationSyntaxError
 from .reader import at_offset
@@ -39,8 +40,8 @@ _KEYWORD = re.compile(r"(?i:game|result)(?![A-Za-z0-9_])")
 _SKIP = re.compile(
     r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}|\[%[^\]\\]*(?:\\[\s\S][^\]\\]*)*\]|\"[^\"\\\n]*(?:\\[^\n][^\"\\\n]*)*\"|[^{\[\"\n]+|[\s\S]"
 )
-RESOURCES = ("wood", "stone", "clay", "ore", "glass", "papyrus", "loom")
-CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total", "coins", "rank")
+RESOURCES = _vocabulary.RESOURCES
+CATEGORIES = _vocabulary.RESULT_FIELDS  # the words a result line may state
 _ANNOTATION = ("a comment", "a [%tag]")
 _PLAIN = {
     "RUN": "an action",
@@ -128,10 +129,10 @@ class _Walker:
         stop = min((i for i in (self.t.find("\n", p), self.t.find("|", p)) if i >= 0), default=len(self.t))
         if end < 0 or end > stop:
             return
-        key = lexical.nfc(" ".join(self.t[p:end].split())).casefold()
+        key = _vocabulary.seat_key(self.t[p:end])
         for m in _SEAT_TAG.finditer(self.t):
             name = lexical.nfc(lexical.string_value(m.group(2)))
-            if " ".join(name.split()).casefold() == key:
+            if _vocabulary.seat_key(name) == key:
                 _fail(p, f"seat {m.group(1)}'s name {name!r} cannot be written here (a name in the body is words of "
                          f"letters, digits, _ ' . and -): write #{m.group(1)}", f"#{m.group(1)}")
 

@@ -8,21 +8,25 @@ The reader, the writer and the error diagnosis share these definitions; nothing 
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from ..vocabulary import AGE_OF_NUMERAL as AGE_OF_NUMERAL  # re-exported for callers of this module
+from ..vocabulary import NUMERALS as NUMERALS
+from ..vocabulary import RESOURCES, RESULT_FIELDS, SIDES, VERBS, age_of_numeral
+from ..vocabulary import nfc as nfc
 
 SP = r"[ \t]+"
 OSP = r"[ \t]*"
 WORD = r"[A-Za-z][A-Za-z0-9'\-]*"
 NAME = rf"{WORD}(?:{SP}{WORD})*"
 GLYPH = r"(?:!!|\?\?|!\?|\?!|!|\?)"
-RESOURCE = r"(?i:wood|stone|clay|ore|glass|papyrus|loom)"
-SIDE = r"(?i:left|right|l|r)"
+RESOURCE = rf"(?i:{'|'.join(RESOURCES)})"
+SIDE = rf"(?i:{'|'.join(SIDES + tuple(side[0] for side in SIDES))})"
 UNIT = rf"(?:[1-9][0-9]?{OSP})?{RESOURCE}"
 GROUP = rf"{SIDE}{SP}{UNIT}(?:{SP}{UNIT})*"
 PURCHASE = rf"\({OSP}(?:{GROUP}(?:{OSP},{OSP}{GROUP})*)?{OSP}\)"
 SEAT_WORD = r"[A-Za-z0-9\u00c0-\u024f][A-Za-z0-9_'.\-\u00c0-\u024f\u0300-\u036f]*"
 SEAT_REF = rf"(?:{SEAT_WORD}(?:{SP}{SEAT_WORD})*|#[1-7])"
-VERB = r"(?i:sell|stage)"
+VERB = rf"(?i:{'|'.join(VERBS)})"
 CARD = rf"(?:{NAME}|\?)"
 PICKED = rf"(?:{NAME}(?:{OSP}{GLYPH})?|\?(?:{SP}{GLYPH})?|-(?:{OSP}{GLYPH})?)"
 CLAUSE = rf"{OSP},{OSP}(?:(?i:discard){SP}{CARD}|(?i:pick){SP}{PICKED})"
@@ -33,7 +37,7 @@ CARD_PART = (
 MAIN = rf"(?:{SEAT_REF}{OSP}:{OSP})?(?:{VERB}{SP})?{CARD_PART}"
 PIECE = rf"{MAIN}(?:{CLAUSE})*"
 BAR_SEP = rf"{OSP}\|{OSP}"
-CATEGORY = r"(?i:military|treasury|wonder|civilian|commercial|guilds|science|total|coins|rank)"
+CATEGORY = rf"(?i:{'|'.join(RESULT_FIELDS)})"
 
 # The coarse terminals of the grammar, for the equivalence test and the diagnosis.
 TERMINALS = {
@@ -80,25 +84,17 @@ DATE_RE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
 UNKNOWN_DATE = "????.??.??"
 BOUNDARY_RE = re.compile(r"^[ \t]*\[Format(?![A-Za-z0-9_])", re.M)
 
-AGE_OF_NUMERAL = {"I": 1, "II": 2, "III": 3}
-
 
 def age_of_label(label: str) -> int:
     """The Age of a turn label matched by ``LABEL`` in any case (``II.3``, ``ii.3``, ``ıı.3``)."""
-    numeral = label[: label.index(".")]
-    return AGE_OF_NUMERAL[numeral if numeral.isupper() and numeral.isascii() else keyword(numeral).upper()]
-NUMERALS = ("I", "II", "III")
+    return age_of_numeral(label[: label.index(".")])
+
+
 SIDE_OF = {"l": "left", "left": "left", "r": "right", "right": "right"}
 
 
 # Python's case-insensitive matching lets four non-ASCII letters match ASCII ones: ſ (s), K (Kelvin, k), İ and ı (i).
 _ASCII_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
-
-
-def nfc(name: str) -> str:
-    """A seat name in Unicode normalization form C, as the reader keeps and matches names (``José`` typed as
-    ``e`` and a combining accent is ``José``)."""
-    return name if name.isascii() else unicodedata.normalize("NFC", name)
 
 
 def keyword(word: str) -> str:

@@ -25,7 +25,6 @@ from pydantic import BaseModel
 from .. import catalog as _catalog
 from ..deck import SHUFFLE_ALGORITHM
 from ..record import (
-    CATEGORIES,
     EDITION,
     FORMAT_VERSION,
     GLYPHS,
@@ -44,6 +43,7 @@ from ..record import (
     Tag,
     Turn,
 )
+from ..vocabulary import RESULT_FIELDS, seat_key, turn_label
 from . import grammar, lexical
 from .errors import (
     NotationError,
@@ -65,7 +65,6 @@ _RESERVED_FOLDED = {name.casefold(): name for name in RESERVED_TAGS}
 _DEAL_AGE = {"DealI": 1, "DealII": 2, "DealIII": 3}
 _HAND = 7
 _SIDES = {"day": "day", "night": "night", "a": "day", "b": "night"}
-RESULT_FIELDS = CATEGORIES + ("total", "coins", "rank")
 _MAX_DIGITS = 18
 
 
@@ -190,7 +189,7 @@ class _Game:
                     RosterError, f"seat {text}: this game has seats #1 to #{len(self.seats)}", tok, rel, rule="unknown-seat"
                 )
             return number
-        key = lexical.nfc(" ".join(text.split())).casefold()
+        key = seat_key(text)
         number = self.seat_keys.get(key)
         if number is None:
             names = [s.name for s in self.seats]
@@ -504,7 +503,7 @@ def _read_seats(g: _Game, seat_tags: dict[int, list[Token]], first: Token) -> No
         name = lexical.nfc(lexical.string_value(name_s.value))
         if not name.strip():
             raise g.error(RosterError, "a seat needs a non-empty name", name_s, 1, rule="seat-name")
-        key = " ".join(name.split()).casefold()
+        key = seat_key(name)
         if key in g.seat_keys:
             raise g.error(RosterError, f"seat name {name!r} is already seat {g.seat_keys[key]}'s (names must differ)",
                           name_s, 1, rule="seat-name")
@@ -693,11 +692,11 @@ def _check_order(g: _Game, label: Token, age: int, number: int) -> None:
     else:
         allowed = [(last[0], last[1] + 1)]
     if (age, number) not in allowed:
-        names = [f"{lexical.NUMERALS[a - 1]}.{n}" for a, n in allowed]
+        names = [turn_label(a, n) for a, n in allowed]
         if not names:
             message = f"turn {label.value} after III.{last[1] if last else 6}: the game is over"
         else:
-            after = f" after {lexical.NUMERALS[last[0] - 1]}.{last[1]}" if last else " first"
+            after = f" after {turn_label(*last)}" if last else " first"
             message = f"turn {label.value}{after}: expected {' or '.join(names)}"
         raise g.error(StructureError, message, label, rule="turn-order", expected=tuple(names))
     g.last_label = (age, number)
@@ -1103,7 +1102,7 @@ def _seat_values(f: _FastRoute, raw: str) -> tuple[str, str, str, str]:
     side = _SIDES.get(side_s.strip().casefold())
     if side is None:
         raise _GiveUp
-    return name, " ".join(name.split()).casefold(), wonder, side
+    return name, seat_key(name), wonder, side
 
 
 def _guild_values(g: _Game, raw: str) -> tuple[str, ...]:

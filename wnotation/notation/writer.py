@@ -12,7 +12,8 @@ from collections.abc import Iterable
 
 from ..record import Action, Annotation, Purchase, Record, Turn
 from . import lexical
-from .reader import RESERVED_TAGS, RESULT_FIELDS
+from ..vocabulary import RESULT_FIELDS, numeral
+from .reader import RESERVED_TAGS
 
 __all__ = ["write", "write_games", "format_action", "format_purchase", "format_turn"]
 
@@ -79,7 +80,7 @@ def _header(r: Record) -> list[str]:
         lines.append(f"[Seed \"{r.seed.algorithm} {r.seed.value}\"]")
     for deal in sorted(r.deals, key=lambda d: d.age):
         hands = [lexical.write_string(", ".join(hand)) for hand in deal.hands]
-        lines.append(f"[Deal{lexical.NUMERALS[deal.age - 1]} " + "\n  ".join(hands) + "]")
+        lines.append(f"[Deal{numeral(deal.age)} " + "\n  ".join(hands) + "]")
     return lines
 
 
