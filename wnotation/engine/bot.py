@@ -8,7 +8,7 @@ Python's :mod:`random`, so a seed gives the same game on every platform.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from .. import deck, record
 from ..catalog import Card, Points, WonderSide, load
@@ -32,6 +32,11 @@ def draw_wonders(players: int, seed: int) -> tuple[WonderSide, ...]:
     names = list(dict.fromkeys(w.name for w in catalog.wonders))
     chosen = deck.shuffle(names, rng)[:players]
     return tuple(catalog.wonder(name, ("day", "night")[rng.below(2)]) for name in chosen)
+
+
+def _side(wonder: WonderSide) -> Literal["day", "night"]:
+    """The side as the Record types it (the catalogue knows only these two)."""
+    return "night" if wonder.side == "night" else "day"
 
 
 def _value(state: Game, a: LegalAction) -> float:
@@ -153,7 +158,7 @@ def play_game(players: int, seed: int, bot: str = "random",
             game.apply(e)
     sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in game.cities])
     return record.Record(
-        seats=tuple(record.Seat(name=table.names[k], wonder=w.name, side=w.side) for k, w in enumerate(sides)),
+        seats=tuple(record.Seat(name=table.names[k], wonder=w.name, side=_side(w)) for k, w in enumerate(sides)),
         guilds=tuple(g.name for g in dealt.guilds),
         seed=record.Seed(algorithm=deck.SHUFFLE_ALGORITHM, value=seed),
         tags=(record.Tag(name="Event", value=f"wnotation bot game ({bot})"),),

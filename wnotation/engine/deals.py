@@ -107,7 +107,7 @@ def revealed(written: Hands, shown: Hands) -> Hands:
     return tuple(out)
 
 
-def deck_limits(age: int, players: int, guilds: Sequence[Card] | None) -> Counter:
+def deck_limits(age: int, players: int, guilds: Sequence[Card] | None) -> Counter[Card]:
     """How many copies of each card design the Age deck holds (R-DECK). Without known guilds, every guild is
     allowed once (the N+2 total is checked separately)."""
     return deck.copies(age, players, guilds)
@@ -118,7 +118,7 @@ def check_deck(age: int, players: int, guilds: Sequence[Card] | None, uses: Sequ
     are counted in game order (turn, then seat), so the copy reported is the first one too many, whichever hand it
     came from."""
     limits = deck_limits(age, players, guilds)
-    seen: Counter = Counter()
+    seen: Counter[Card] = Counter()
     found: list[Finding] = []
     guild_names: list[str] = []
     numeral = AGE_NUMERALS[age]

@@ -38,10 +38,10 @@ class Memo(dict[K, V]):
 REGISTRY: list[Memo[Any, Any]] = []
 
 
-def memo(name: str, limit: int) -> Memo[Any, Any]:
-    """A new memo, registered for :func:`clear_all`; assign it to a variable typed ``Memo[Key, Answer]``. Memos
-    are made at import time, one per cached question."""
-    m: Memo[Any, Any] = Memo(name, limit)
+def memo(name: str, limit: int) -> Memo[K, V]:
+    """A new memo, registered for :func:`clear_all`; assign it to a variable typed ``Memo[Key, Answer]`` (which
+    gives the memo its types). Memos are made at import time, one per cached question."""
+    m: Memo[K, V] = Memo(name, limit)
     REGISTRY.append(m)
     return m
 

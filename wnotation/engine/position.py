@@ -63,6 +63,7 @@ def position(wonders: Sequence[WonderSide | tuple[str, str]], *, age: int = 1, t
             s = apply(s, ev.ConflictResolved(seat, seat, token))
         c = s.cities[k]._replace(coins=spec.get("coins", 3), picks=0)
         s = s._replace(cities=s.cities[:k] + (c,) + s.cities[k + 1:])
+    held: tuple[tuple[Card | None, ...], ...]
     if hands is None:
         held = tuple((None,) * (7 - min(turn, 6)) for _ in range(n))
     else:

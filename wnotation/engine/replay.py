@@ -125,7 +125,7 @@ class Replay:
     @property
     def final(self) -> State | None:
         """The last position reached, or ``None`` if nothing was dealt."""
-        last = next(reversed(self.marks), None)
+        last = next(reversed(tuple(self.marks)), None)
         return None if last is None else self.positions[last]
 
     @property

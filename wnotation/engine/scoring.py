@@ -148,7 +148,8 @@ def science_score(city: CityView) -> int:
     """The science category: symbols of the city's cards (guilds included) and of its built stages."""
     symbols = [e.symbol for c in city.cards for e in c.effects if isinstance(e, Science)]
     symbols += [e.symbol for e in city.built_stage_effects() if isinstance(e, Science)]
-    return science_points(*(symbols.count(s) for s in SCIENCE_SYMBOLS), symbols.count("any"))
+    tablets, compasses, gears = (symbols.count(s) for s in SCIENCE_SYMBOLS)
+    return science_points(tablets, compasses, gears, symbols.count("any"))
 
 
 # --- the sheet -----------------------------------------------------------------------------------------------

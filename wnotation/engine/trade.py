@@ -564,12 +564,17 @@ def _supply_problem(side: str, wanted: tuple[int, ...], sources: tuple[Source, .
     raise AssertionError("Hall's condition must fail when a supply is unreachable")
 
 
-def _best_cover(space: _Space, ok: bytes, within: Sequence[int], sold=lambda r: True):
+def _anyone_sells(resource: str) -> bool:
+    return True
+
+
+def _best_cover(space: _Space, ok: bytes, within: Sequence[int], sold: Callable[[str], bool] = _anyone_sells
+                ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The largest sub-cost of ``within`` that ``ok`` marks coverable, and what it leaves over.
 
     Ties prefer leaving over resources that someone sells, then the lowest number (a fixed, arbitrary order).
     """
-    best = None
+    best: tuple[tuple[int, int], tuple[int, ...], tuple[int, ...]] | None = None
     for idx in range(space.size):
         if not ok[idx]:
             continue
@@ -581,4 +586,5 @@ def _best_cover(space: _Space, ok: bytes, within: Sequence[int], sold=lambda r: 
         key = (-sum(vec), unsold)
         if best is None or key < best[0]:
             best = (key, vec, rest)
+    assert best is not None, "the empty sub-cost is always coverable"
     return best[1], best[2]
