@@ -12,7 +12,7 @@ from importlib import import_module
 from typing import Any
 
 _HOME = {
-    "game_data": "data", "points_by_age": "data", "redact": "data", "page": "html", "build_site": "site",
+    "game_data": "data", "points_by_age": "data", "redact": "data", "page": "html", "page_data": "html", "build_site": "site",
     "sheet_svg": "svg", "chart_svg": "svg", "SevenWNLexer": "lexer",
 }
 

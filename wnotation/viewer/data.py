@@ -7,13 +7,14 @@ page never replays anything), no HTML or SVG (see :mod:`.html` and :mod:`.svg`).
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, Sequence
 
 from ..catalog import AGE_NUMERALS, Card
 from ..engine import Replay, view
 from ..engine import events as ev
-from ..notation import format_action, write
+from ..diagnostics import is_check_only
+from ..notation import NotationError, format_action, parse, write
 from ..record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
 from ..render import SCORE_ROWS, city_data, describe_address, score_data
 
@@ -174,7 +175,7 @@ def points_by_age(replay: Replay, address: str) -> list[list[int]]:
 
 
 def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
-              source: str | None = None) -> dict[str, Any]:
+              source: str | None = None, line0: int = 0) -> dict[str, Any]:
     """The record and its replay as one JSON-ready dict: header, seats, the 7WN source, the findings, and one
     snapshot per position of ``replay`` (each city as :func:`wnotation.render.city_data` gives it, the discard
     pile, the turn just played with its annotations, the engine's events as sentences, the provisional score sheet
@@ -182,18 +183,20 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
 
     ``view_seat`` (1-based) shows the game as that seat saw it: positions through :func:`wnotation.engine.view`,
     the actions, findings and source of :func:`redact`'s record (replayed for its findings). ``source`` is the
-    text to embed (default: the canonical text of the record shown). Cost: one score sheet per position.
+    text to embed (default: the canonical text of the record shown); each finding's ``line`` is a line of that
+    text: the record's own line minus ``line0`` for a ``source`` given (the lines of the file before the game),
+    the line of the canonical text otherwise (which is read back for it). Engine remarks that only ``check``
+    shows are left out. Cost: one score sheet per position, and a second replay when the source is made here.
     Raises ``ValueError`` for a ``view_seat`` not at the table."""
-    from ..engine import replay as run
-
     shown, findings = record, replay.findings
     if view_seat is not None:
         if not 1 <= view_seat <= record.players:
             raise ValueError(f"seat {view_seat} is not at the table (seats 1 to {record.players})")
         shown = redact(record, view_seat)
-        findings = run(shown).findings
     if source is None or view_seat is not None:
-        source = write(shown)
+        source, line0 = write(shown), 0
+        findings = _findings_in(source, shown)
+    findings = [f for f in findings if not is_check_only(f)]
     names = [s.name for s in record.seats]
     turns = {t.label: t for t in shown.turns}
     addresses = replay.addresses
@@ -204,7 +207,8 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
     for k, f in enumerate(findings):
         where = f.address if f.address in replay.positions else last
         finding_rows.append({"rule": f.rule, "message": f.message, "address": f.address, "seat": f.seat,
-                             "severity": f.severity, "line": f.span.line if f.span is not None else None})
+                             "severity": f.severity,
+                             "line": f.span.line - line0 if f.span is not None and f.span.line > line0 else None})
         if where is not None:
             at.setdefault(where, []).append(k)
 
@@ -255,6 +259,18 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         "positions": positions,
         "final": final,
     }
+
+
+def _findings_in(source: str, shown: Record) -> Sequence[Any]:
+    """The findings of ``shown`` placed in ``source``, its canonical text: the text read back and replayed (the
+    round trip gives an equal Record, so the same findings). A text that does not read back (a hand-built Record
+    the notation cannot hold) gives the findings of ``shown`` without lines."""
+    from ..engine import replay as run
+
+    try:
+        return run(parse(source)).findings
+    except NotationError:
+        return [replace(f, span=None) for f in run(shown).findings]
 
 
 def _seen_events(events: Sequence[Any], seat: int) -> list[Any]:

@@ -40,6 +40,19 @@ def script_json(data: Any) -> str:
     return _JSON_UNSAFE_RE.sub(lambda m: _JSON_UNSAFE[m.group()], text)
 
 
+_DATA_RE = re.compile(r'<script type="application/json" id="wn-data">([^<]*)</script>')
+
+
+def page_data(document_text: str) -> dict[str, Any]:
+    """The game data embedded in a viewer page (what :func:`wnotation.viewer.game_data` gave, plus the
+    ``download`` name and the source's ``tokens``): to read a shared page back, e.g. its ``source``. Raises
+    ``ValueError`` for a text that is not a viewer page."""
+    m = _DATA_RE.search(document_text)
+    if m is None:
+        raise ValueError("not a wnotation viewer page: no embedded game data")
+    return json.loads(m.group(1))
+
+
 def text(value: str) -> str:
     """``value`` as HTML element text or a double-quoted attribute value: ``& < > " '`` escaped, and what cannot
     be encoded as UTF-8 (a lone surrogate of a hand-built Record) replaced."""
@@ -82,14 +95,15 @@ def document(title: str, body: str, *, script: str | None = None, style: str, la
 
 
 def page(record: Record, replay: Replay, *, view_seat: int | None = None, source: str | None = None,
-         download_name: str = "game.7wn") -> str:
+         line0: int = 0, download_name: str = "game.7wn") -> str:
     """The viewer page of one game: a fresh string, the same for the same input. ``replay`` must be the replay of
     ``record``; ``view_seat`` (1-based) shows only what that seat could see; ``source`` is the 7WN text the
     "download" button saves and the source pane shows, coloured by the 7WN lexer (default: the record's canonical
-    text); ``download_name`` its file name (made safe).
+    text; ``line0``: the lines of the file before it, so findings name lines of ``source``); ``download_name``
+    its file name (made safe).
     Cost: :func:`wnotation.viewer.game_data`'s, one score sheet per position. Raises ``ValueError`` for a
     ``view_seat`` not at the table."""
-    data = game_data(record, replay, view_seat=view_seat, source=source)
+    data = game_data(record, replay, view_seat=view_seat, source=source, line0=line0)
     data["download"] = file_name(download_name.removesuffix(".7wn")) + ".7wn"
     data["tokens"] = tokens(data["source"])
     skeleton = asset("viewer.html")

@@ -1,0 +1,104 @@
+"""The 7WN Pygments lexer: every token of every bundled record classified (no plain text, no Error token), the
+text given back whole, and the lexer found by Pygments through the ``pygments.lexers`` entry point."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pygments.token import Error, Text, Token, Whitespace
+
+from wnotation.engine.bot import play_game
+from wnotation.notation import read_games, write
+from wnotation.record import Record
+from wnotation.viewer.lexer import SevenWNLexer, tokens
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = sorted((ROOT / "replays").glob("*.7wn")) + sorted((ROOT / "spec" / "cases").glob("*.7wn"))
+
+
+def lex(text: str) -> list[tuple[object, str]]:
+    return [(k, v) for k, v in SevenWNLexer(stripnl=False, ensurenl=False).get_tokens(text) if v]
+
+
+def assert_classified(text: str) -> None:
+    found = lex(text)
+    assert "".join(v for _, v in found) == text
+    errors = [(k, v) for k, v in found if k in Error]
+    assert not errors, errors[:5]
+    plain = [(k, v) for k, v in found if (k is Token or k in Text) and k not in Whitespace and v.strip()]
+    assert not plain, plain[:5]
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_every_bundled_record_is_classified_without_error_tokens(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert_classified(text)
+    if all(isinstance(g, Record) for g in read_games(text)):
+        assert_classified("".join(write(g) for g in read_games(text) if isinstance(g, Record)))
+
+
+def test_the_parts_of_a_record_get_their_token_types() -> None:
+    text = (ROOT / "replays" / "partial-4p-niamh.7wn").read_text(encoding="utf-8")
+    kinds = {}
+    for k, v in lex(text):
+        kinds.setdefault(v.strip(), set()).add(k)
+    assert Token.Name.Tag in kinds["Seat1"]
+    assert Token.Name.Label in kinds["I.1"]
+    assert Token.Name.Entity in kinds["Baths"]
+    assert Token.Keyword in kinds["stage"] and Token.Keyword in kinds["sell"]
+    assert Token.Keyword.Constant in kinds["?"]  # the unknown card
+    assert Token.Operator in kinds["!?"]  # a glyph
+    assert Token.Name.Decorator in kinds["[%players 4]"]
+    assert any(k in Token.Comment for v, ks in kinds.items() if v.startswith("{ Recorded") for k in ks)
+    assert Token.Keyword.Declaration in kinds["result"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(3, 7), st.integers(0, 2**32), st.sampled_from(["random", "greedy"]))
+def test_generated_games_are_classified(players: int, seed: int, bot: str) -> None:
+    assert_classified(write(play_game(players, seed, bot)))
+
+
+def test_an_invalid_line_gives_error_tokens_rather_than_failing() -> None:
+    found = lex("[Format \"7WN 1\"]\n§§ not 7WN\n")
+    assert any(k in Error for k, _ in found)
+    assert "".join(v for _, v in found) == "[Format \"7WN 1\"]\n§§ not 7WN\n"
+
+
+def test_tokens_merge_neighbours_and_use_pygments_short_names() -> None:
+    pairs = tokens("I.1 Altar | sell Loom\n")
+    assert "".join(v for _, v in pairs) == "I.1 Altar | sell Loom\n"
+    assert all(a[0] != b[0] for a, b in zip(pairs, pairs[1:]))
+    assert ["nl", "I.1"] in pairs and ["k", "sell"] in pairs
+
+
+def test_the_entry_point_is_declared_in_pyproject() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["entry-points"]["pygments.lexers"] == {"7wn": "wnotation.viewer.lexer:SevenWNLexer"}
+
+
+def test_pygments_finds_the_lexer_by_name_and_file_name() -> None:
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+
+    declared = [e for e in metadata.entry_points(group="pygments.lexers") if e.value.startswith("wnotation.")]
+    assert declared, "the installed wnotation has no pygments.lexers entry point: reinstall (pip install -e .)"
+    assert isinstance(get_lexer_by_name("7wn"), SevenWNLexer)
+    assert isinstance(get_lexer_for_filename("club-night.7wn"), SevenWNLexer)
+
+
+def test_rich_colours_a_record_with_the_lexer() -> None:
+    from rich.console import Console
+    from rich.syntax import Syntax
+
+    def coloured(lexer: str) -> str:
+        console = Console(record=True, width=100, color_system="truecolor", force_terminal=True)
+        console.print(Syntax("I.1 Altar | sell Loom\n", lexer, theme="monokai"))
+        return console.export_text(styles=True)
+
+    assert "Altar" in coloured("7wn")
+    assert coloured("7wn") != coloured("text")  # rich found the lexer by its alias and coloured the tokens
