@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 
 import wnotation
 from wnotation import catalog, cli
+from wnotation.cli import streams
 
 CAT = catalog.load()
 ROOT = Path(__file__).resolve().parent.parent
@@ -368,7 +369,7 @@ def test_json_of_no_match_is_an_empty_list():
     "args", [["--age", "I"], ["lumber yard"], ["--wonder", "alexandria"], ["--players", "4", "--age", "III"]]
 )
 def test_rich_tables_on_a_terminal(monkeypatch, args):
-    monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+    monkeypatch.setattr(streams, "is_terminal", lambda: True)
     out = run("cards", *args).stdout
     assert any(name in out for name in ("Lumber", "Alexandria", "Pantheon"))
     if args[0].startswith("--"):

@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli_helpers import game_text, run, with_action
-from wnotation import cli
+from wnotation import batch, cli
+from wnotation.cli import streams
 
 
 def _write(path, text: str) -> str:
@@ -221,7 +222,7 @@ def test_jobs_with_several_big_files_stdin_and_an_unreadable_one(tmp_path, monke
     bad.write_bytes("[Event \"Café\"]".encode("latin-1"))
     args = [paths[0], str(bad), "-", paths[1], paths[2]]
     one = run("check", *args, "--jobs", "1", input=text, code=2)
-    monkeypatch.setattr(cli, "PIECES_PER_WORKER", 1)  # few pieces in flight: files are reported while others run
+    monkeypatch.setattr(batch, "PIECES_PER_WORKER", 1)  # few pieces in flight: files are reported while others run
     two = run("check", *args, "--jobs", "2", input=text, code=2)
     assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
     assert one.stdout.startswith("checked 24 games in 5 files: 12 games with errors (")
@@ -229,7 +230,7 @@ def test_jobs_with_several_big_files_stdin_and_an_unreadable_one(tmp_path, monke
 
 
 def test_progress_bar_with_jobs_on_one_file(monkeypatch, tmp_path):
-    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(streams, "stderr_is_terminal", lambda: True)
     text, _ = _corpus()
     result = run("check", _write(tmp_path / "corpus.7wn", text), "--jobs", "2", code=1)
     assert result.stderr.count("error[R-TRADE]") == 1
@@ -237,7 +238,7 @@ def test_progress_bar_with_jobs_on_one_file(monkeypatch, tmp_path):
 
 
 def test_progress_bar_only_on_a_terminal(monkeypatch, good, illegal):
-    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(streams, "stderr_is_terminal", lambda: True)
     result = run("check", good, illegal[0], code=1)
     assert "error[R-TRADE]" in result.stderr
     assert result.stdout.startswith("checked 2 games in 2 files")
@@ -378,4 +379,4 @@ def test_many_small_files_are_sent_several_to_a_task(tmp_path):
     for jobs in ("2", "3"):
         many = run("check", str(tmp_path), "--jobs", jobs, code=1)
         assert (many.stdout, many.stderr) == (one.stdout, one.stderr)
-    assert cli._piece_size(40, 2) == 3 and cli._piece_size(2000, 2) == cli.MAX_PIECE_GAMES
+    assert batch.piece_size(40, 2) == 3 and batch.piece_size(2000, 2) == batch.MAX_PIECE_GAMES

@@ -8,6 +8,7 @@ import pytest
 
 from cli_helpers import game_text, run, with_action
 from wnotation import cli, notation, parse, replay
+from wnotation.cli import streams
 from wnotation.canonical import canonical_purchases, purchase_changes, same_replay
 from wnotation.engine import legal_actions
 from wnotation.engine.bot import play_game
@@ -151,7 +152,7 @@ def test_score_of_a_fully_named_game_is_complete(game):
 
 
 def test_score_rich_table_on_a_terminal(monkeypatch, game):
-    monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+    monkeypatch.setattr(streams, "is_terminal", lambda: True)
     out = run("score", game).stdout
     assert "│" in out and "military" in out and "Ada" in out
 
@@ -230,7 +231,7 @@ def test_show_bad_options_are_one_line(game, args, message):
 
 
 def test_show_rich_on_a_terminal(monkeypatch, game):
-    monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+    monkeypatch.setattr(streams, "is_terminal", lambda: True)
     out = run("show", game, "--at", "I.3", "--seat", "Ada", "--legal").stdout
     assert "Ada: " in out and "┃" in out
 
@@ -318,7 +319,8 @@ def test_generate_usage_errors_are_one_line(args, message):
 def _bundled_examples() -> list[str]:
     import re
 
-    texts = [cli.CHECK_EPILOG, cli.SCORE_EPILOG, cli.SHOW_EPILOG, cli.FMT_EPILOG, cli.JSON_EPILOG]
+    texts = [cli.check.CHECK_EPILOG, cli.score.SCORE_EPILOG, cli.show.SHOW_EPILOG, cli.fmt.FMT_EPILOG,
+             cli.json_command.JSON_EPILOG]
     return [line.strip() for text in texts for line in text.splitlines()
             if re.match(r"\s+wnotation \w+ [^|>]*replays/", line) and "--write" not in line]
 

@@ -84,7 +84,7 @@ def venv(wheel, tmp_path_factory) -> Path:
 
 def test_wheel_holds_the_package_and_the_catalogue(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"wnotation/__init__.py", "wnotation/cli.py", "wnotation/__main__.py", "wnotation/catalog.py",
+    assert {"wnotation/__init__.py", "wnotation/cli/__init__.py", "wnotation/__main__.py", "wnotation/catalog.py",
             "wnotation/deck.py", "wnotation/data/catalog.json"} <= names
     assert wheel.name.startswith(f"wnotation-{wnotation.__version__}-")
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))

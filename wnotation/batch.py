@@ -1,0 +1,231 @@
+"""Checking many inputs, in worker processes or not: :func:`check_many` yields one :class:`Run` per input, in input
+order, with the same reports whatever the number of jobs. No command line here: the CLI's ``check`` prints what
+this yields, and tests drive it directly.
+
+A big file is cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`) so that several workers
+share it; small files are sent several to a task. At most about ``PIECES_PER_WORKER`` tasks per worker are in
+flight, so memory holds only their text. Standard input is ``-``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Iterator
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic, GameReport
+
+__all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "check_many", "piece_size",
+           "stdin_text"]
+
+#: The path that names standard input, and the source name its diagnostics carry.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+def stdin_text() -> str:
+    """Standard input as UTF-8 text (strict: bytes that are not UTF-8 make it unreadable, whatever the locale).
+    The bytes are read from ``sys.stdin.buffer``; a replaced ``sys.stdin`` without one is read as text."""
+    raw = getattr(sys.stdin, "buffer", None)
+    return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
+
+
+class Run:
+    """One input as ``check`` streams it: ``source``, ``error`` (why it cannot be read, or ``None``), then its
+    game reports in file order (``games()``, numbered across pieces: consume them before asking for the next
+    input), then ``remarks`` (set once the games are consumed: the diagnostic of an input without any game)."""
+
+    def __init__(self, source: str, error: str | None, results: Iterator[tuple[GameReport, ...]],
+                 first: list[str], allow_empty: bool = False) -> None:
+        self.source, self.error, self.results, self.first = source, error, results, first
+        self.allow_empty = allow_empty
+        self.remarks: tuple[Diagnostic, ...] = ()
+
+    def games(self) -> Iterator[GameReport]:
+        from dataclasses import replace
+
+        from .diagnostics import no_game_remark
+
+        index = 0
+        for reports in self.results:
+            for game in reports:
+                index += 1
+                yield game if game.index == index else replace(game, index=index)
+        if index == 0 and self.error is None:
+            self.remarks = (no_game_remark(self.source, self.first[0] if self.first else "", self.allow_empty),)
+
+
+def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) -> Iterator[Run]:
+    """Yield a :class:`Run` for each input (a path, or ``-`` for standard input) in input order, checked in
+    ``jobs`` worker processes (0: one per CPU; 1: in this process). Close the generator (``contextlib.closing``)
+    to stop the workers early.
+
+    Each input is read lazily and cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`;
+    a file is first scanned once for UTF-8 and its number of games, so that an unreadable file is reported before
+    any of its games). With one job, each piece (one game) is checked here; with more, worker processes check
+    the pieces (:func:`~wnotation.diagnostics.check_pieces`), a big file cut into pieces of several games, small
+    files sent several to a task; at most about ``PIECES_PER_WORKER`` tasks per worker are in flight, so only
+    their text is held. Both ways give equal reports, in file order."""
+    import os
+
+    from .diagnostics import check_piece
+
+    workers = jobs or os.cpu_count() or 1
+    if workers == 1:
+        for path in inputs:
+            source, error, count, pieces, first = _open_input(path, lambda count: 1)
+            yield Run(source, error, (check_piece(piece, source, line0) for piece, line0 in pieces), first, allow_empty)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # Load the notation and the engine before the workers start: forked workers then share them (jobs 1 pays the
+    # same imports), and a worker's first piece costs no more than its others.
+    from . import engine, notation  # noqa: F401
+
+    # fork where it is safe (Linux): workers start at once with all of the above loaded. Nothing here runs a
+    # thread before the pool starts (the progress bar redraws without one).
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        yield from _Pool(pool, inputs, workers, allow_empty).runs()
+
+
+#: With N workers, a file is cut into about PIECES_PER_WORKER * N pieces (so that workers finish together and the
+#: output can start early), of at most MAX_PIECE_GAMES games each; at most PIECES_PER_WORKER * N tasks are in
+#: flight. Files of one piece are sent several to a task, up to as many games as a piece of a file as big as all
+#: the inputs together would hold (one-game files: MAX_PIECE_GAMES for PIECES_PER_WORKER * N * MAX_PIECE_GAMES
+#: files or more).
+PIECES_PER_WORKER = 8
+MAX_PIECE_GAMES = 32
+
+
+def piece_size(games: int, workers: int) -> int:
+    """How many games a piece of an input of ``games`` games holds with ``workers`` workers."""
+    return max(1, min(MAX_PIECE_GAMES, -(-games // (PIECES_PER_WORKER * workers))))
+
+
+def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tuple[str, int]], list[str]]:
+    """``(source, error, marks, pieces, first)`` of an input: ``error`` why it cannot be read (and no pieces),
+    ``marks`` its ``[Format`` marks (at least its games), its pieces of ``size(marks)`` games read lazily
+    (:func:`~wnotation.diagnostics.iter_pieces`), and ``first``, filled with its first line once read. Standard
+    input is read whole (it cannot be scanned twice)."""
+    from .diagnostics import _text_lines, file_lines, iter_pieces, normalise, scan_file, unreadable_reason
+
+    source = STDIN_NAME if path == STDIN else path
+    try:
+        if path == STDIN:
+            text = normalise(stdin_text())
+            marks = text.count("[Format")
+            lines: Iterator[str] = _text_lines(text)
+        else:
+            marks = scan_file(path)
+            lines = file_lines(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        return source, unreadable_reason(exc), 0, iter(()), []
+    first: list[str] = []
+
+    def pieces() -> Iterator[tuple[str, int]]:
+        for piece, line0 in iter_pieces(lines, size(marks)):
+            if not first:
+                first.append(piece.split("\n", 1)[0])
+            yield piece, line0
+
+    return source, None, marks, pieces(), first
+
+
+class _Task:
+    """Pieces sent to a worker together (one piece of a big file, or several small files): ``(piece, source,
+    line0)`` each, and once submitted the future of their reports."""
+
+    def __init__(self) -> None:
+        self.pieces: list[tuple[str, str, int]] = []
+        self.games = 0
+        self.future: Any = None
+
+
+class _Pool:
+    """The pieces of every input sent to a process pool in input order, at most about ``PIECES_PER_WORKER`` tasks
+    per worker submitted and not yet reported, the reports handed back in input order as :class:`Run` objects.
+    Pieces of big files are a task each; inputs of one piece are gathered several to a task."""
+
+    def __init__(self, pool: Any, inputs: Sequence[str], workers: int, allow_empty: bool = False) -> None:
+        from collections import deque
+
+        self.allow_empty = allow_empty
+        self.pool, self.workers = pool, workers
+        self.batch_games = piece_size(len(inputs), workers)  # games in a task of small files
+        self.limit = PIECES_PER_WORKER * workers
+        self.items = self._items(inputs)
+        self.slots: deque[tuple[Any, ...]] = deque()  # ("file", source, error, first) and ("piece", task, k)
+        self.submitted: deque[_Task] = deque()  # tasks submitted and not yet reported, in order
+        self.batch = _Task()  # small inputs' pieces waiting for a task
+
+    def _items(self, inputs: Sequence[str]) -> Iterator[tuple[Any, ...]]:
+        for path in inputs:
+            size = piece_size  # per input: a piece is 1/(PIECES_PER_WORKER * workers) of it, within bounds
+            source, error, marks, pieces, first = _open_input(path, lambda marks: size(marks, self.workers))
+            yield "file", source, error, first
+            count = max(1, -(-marks // size(marks, self.workers)))
+            for piece, line0 in pieces:
+                yield "piece", (piece, source, line0), count == 1, marks
+
+    def _submit(self, task: _Task) -> None:
+        from .diagnostics import check_pieces
+
+        task.future = self.pool.submit(check_pieces, task.pieces)
+        self.submitted.append(task)
+
+    def _flush(self) -> None:
+        if self.batch.pieces:
+            self._submit(self.batch)
+            self.batch = _Task()
+
+    def _fill(self) -> None:
+        """Read inputs and submit their pieces until enough tasks are in flight (at least one slot ready)."""
+        while len(self.submitted) < self.limit or not self.slots:
+            item = next(self.items, None)
+            if item is None:
+                self._flush()
+                return
+            if item[0] == "file":
+                self.slots.append(item)
+                continue
+            _, piece, small, marks = item
+            if small:
+                task = self.batch
+            else:
+                self._flush()
+                task = _Task()
+            task.pieces.append(piece)
+            task.games += max(1, marks)
+            self.slots.append(("piece", task, len(task.pieces) - 1))
+            if not small:
+                self._submit(task)
+            elif task.games >= self.batch_games:
+                self._flush()
+
+    def runs(self) -> Iterator[Run]:
+        while True:
+            self._fill()
+            if not self.slots:
+                return
+            _, source, error, first = self.slots.popleft()
+            run = Run(source, error, self._results(), first, self.allow_empty)
+            yield run
+            for _ in run.results:  # what the caller left unread
+                pass
+
+    def _results(self) -> Iterator[tuple[Any, ...]]:
+        """The reports of the current input's pieces, in order (waiting for them)."""
+        while True:
+            self._fill()
+            if not self.slots or self.slots[0][0] == "file":
+                return
+            _, task, k = self.slots.popleft()
+            if task.future is None:
+                self._flush()
+            reports = task.future.result()[k]
+            if k == len(task.pieces) - 1:
+                self.submitted.remove(task)
+            yield reports

@@ -1,0 +1,184 @@
+"""``wnotation fmt``: records in the canonical 7WN form, printed, checked, diffed or written back atomically."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import click
+
+from .errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, UserError, worst
+from .inputs import RECORD_PATH, STDIN, expand, read
+from .output import count, err
+from .progress import Progress, games_in
+
+FMT_EPILOG = """\b
+Like black: without an option, the canonical text goes to stdout. --check exits 1 and names
+the files that would change; --diff prints a unified diff (exit 0, or 1 with --check);
+--write rewrites the files in place, atomically. The canonical form includes purchases
+(R-TRADE-MINIMAL, spec/7wn.md section 10): the rules engine replays each game and a purchase
+is stated exactly when more than one cheapest purchase exists (the engine's default is then
+written out) or the stated one is not the default; a stated purchase that is the only
+cheapest one is dropped. Illegal actions and free builds keep what they state, and the
+game replays exactly as before. --keep-purchases formats the notation only and keeps every
+purchase as written (so --check --keep-purchases checks the layout alone). A file is
+rewritten only if its canonical text replays as before, reads back as the same games and
+formats to itself again; if not, that is a bug in wnotation: exit 3, and the file is left
+untouched. A file that does not read is reported compiler-style and left alone (exit 2); a file
+that cannot be written (disk full, read-only) is named, left untouched, and the other files are
+still formatted (exit 2). A symbolic link is written through: its target is formatted, the link
+kept.
+
+\b
+Examples:
+  wnotation fmt game.7wn
+  wnotation fmt --check replays/
+  wnotation fmt --check --keep-purchases replays/
+  wnotation fmt --diff game.7wn
+  wnotation fmt --write replays/"""
+
+
+@click.command(epilog=FMT_EPILOG, short_help="Format records in the canonical 7WN form.")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=RECORD_PATH)
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 if a file would change.")
+@click.option("--diff", is_flag=True, help="Print a unified diff of the changes instead of the text.")
+@click.option("--write", "-w", "write_back", is_flag=True, help="Rewrite the files in place (atomically).")
+@click.option("--keep-purchases", is_flag=True, help="Keep every purchase as written: format the notation only, "
+              "without the rules engine's purchase normalisation.")
+def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, keep_purchases: bool) -> int:
+    """Format 7WN records canonically (spec/7wn.md, section 10).
+
+    PATH is a .7wn file, a directory (searched recursively for *.7wn) or - for standard input. Formatting never
+    changes what a record says: comments, glyphs and tags are kept, names spelt as printed, and a purchase is
+    written out or left out only where the engine's choice is the same either way.
+    """
+    from ..diagnostics import FormatBug, canonical_text
+
+    if write_back and (check_only or diff):
+        raise click.UsageError("--write cannot be combined with --check or --diff")
+    inputs = expand(paths)
+    codes: list[int] = []
+    changed = unchanged = 0
+    bar = Progress("formatting", lambda: games_in(inputs)) if (check_only or write_back) and not diff else None
+    with bar or nullcontext() as progress:
+        say = progress.echo if progress is not None else err
+        step = progress.advance if progress is not None else None
+        for path in inputs:
+            try:
+                text, source = read(path)
+            except UserError as exc:
+                say(f"error: {exc.format_message()}")
+                codes.append(EXIT_USAGE)
+                continue
+            try:
+                new = canonical_text(text, source, purchases=not keep_purchases, on_game=step)
+            except FormatBug as bug:
+                say(f"internal error: {source}: {bug}; this is a bug in wnotation, the file is left untouched")
+                codes.append(EXIT_INTERNAL)
+                continue
+            except ValueError as exc:  # a NotationError: the record does not read
+                say(str(exc))
+                codes.append(EXIT_USAGE)
+                continue
+            same = new == text
+            if write_back and not same and path != STDIN:
+                try:
+                    _atomic_write(path, new)
+                except OSError as exc:
+                    from ..diagnostics import unreadable_reason
+
+                    say(f"error: cannot write {source}: {unreadable_reason(exc)}; the file is left untouched")
+                    codes.append(EXIT_USAGE)
+                    continue
+            changed += not same
+            unchanged += same
+            if diff:
+                _print_diff(text, new, source)
+            if check_only:
+                if not same:
+                    say(f"would reformat {source}")
+                    codes.append(EXIT_FINDINGS)
+            elif write_back:
+                if path == STDIN:
+                    click.echo(new, nl=False)
+                elif not same:
+                    say(f"reformatted {source}")
+            elif not diff:
+                click.echo(new, nl=False)
+    if check_only or write_back:
+        verb = ("would be reformatted", "would be left unchanged") if check_only else ("reformatted", "left unchanged")
+        parts = [f"{count(changed, 'file')} {verb[0]}" if changed else "", f"{count(unchanged, 'file')} {verb[1]}"
+                 if unchanged else ""]
+        failed = sum(1 for c in codes if c in (EXIT_USAGE, EXIT_INTERNAL))
+        parts.append(f"{count(failed, 'file')} failed to format" if failed else "")
+        err(", ".join(p for p in parts if p) or "nothing to do")
+    return worst(codes)
+
+
+def _print_diff(old: str, new: str, source: str) -> None:
+    import difflib
+
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                 fromfile=f"{source} (original)", tofile=f"{source} (canonical)")
+    for line in lines:
+        click.echo(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False)
+
+
+#: Temporary files of ``fmt --write`` are named ``.NAME.wnotation-PID-XXXX.tmp`` beside the file NAME: hidden and
+#: not ``*.7wn``, so ``check DIR`` and ``fmt DIR`` never read one, and tied to the process that made it.
+TEMP_MARK = ".wnotation-"
+
+
+def _atomic_write(path: str, text: str) -> None:
+    """Replace the file at ``path`` by ``text`` atomically: a temporary file in the same directory (same
+    permissions), flushed to disk, then renamed over the original. A symbolic link is written through: the file it
+    points to is replaced, the link kept. On any failure the original is untouched and the temporary file removed;
+    one left by a killed run (its process gone) is removed by the next write of the same file. Raises
+    :class:`OSError`."""
+    import os
+    import tempfile
+
+    target = os.path.realpath(path)
+    directory, name = os.path.split(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}{TEMP_MARK}{os.getpid()}-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, os.stat(target).st_mode & 0o7777)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    _remove_stale_temps(directory, name)
+
+
+def _remove_stale_temps(directory: str, name: str) -> None:
+    """Remove the temporary files of ``fmt --write`` for the file ``name`` whose process no longer runs (killed
+    mid-write): they hold nothing the file does not."""
+    import os
+
+    prefix = f".{name}{TEMP_MARK}"
+    for entry in os.listdir(directory):
+        pid = entry[len(prefix):].split("-", 1)[0] if entry.startswith(prefix) and entry.endswith(".tmp") else ""
+        if pid.isdigit() and int(pid) != os.getpid() and not _process_runs(int(pid)):
+            try:
+                os.unlink(os.path.join(directory, entry))
+            except OSError:
+                pass  # gone already, or not ours to remove: it is hidden and never read
+
+
+def _process_runs(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it runs, under another user
+    return True
+
+
+COMMANDS = (fmt,)

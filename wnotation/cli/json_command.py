@@ -1,0 +1,109 @@
+"""``wnotation json`` and ``wnotation schema``: Records as JSON, JSON back to 7WN, and the JSON Schema."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+from .errors import UserError, one_line
+from .inputs import RECORD_PATH, one_game, read
+from .output import count, emit_json
+
+if TYPE_CHECKING:
+    from ..record import Record
+
+JSON_EPILOG = """\b
+A file with one game gives one Record object; a file with several games gives an array of them
+(--game N picks one). --to-7wn reads such JSON (object or array) and prints canonical 7WN. Source
+positions are not part of JSON; everything else round-trips.
+
+\b
+Examples:
+  wnotation json game.7wn > game.json
+  wnotation json --to-7wn game.json
+  wnotation json games.7wn | wnotation json --to-7wn -"""
+
+
+@click.command("json", epilog=JSON_EPILOG, short_help="Convert a record to JSON, or JSON back to 7WN.")
+@click.argument("file", type=RECORD_PATH)
+@click.option("--to-7wn", "to_7wn", is_flag=True, help="Read JSON (a Record or an array of them), write 7WN.")
+@click.option("--game", type=click.IntRange(min=1), metavar="N", help="Only game N of the file (1 first).")
+def json_command(file: str, to_7wn: bool, game: int | None) -> None:
+    """Print the Records of a 7WN FILE (- for stdin) as JSON, or with --to-7wn a JSON FILE as 7WN.
+
+    The JSON follows the schema printed by 'wnotation schema'.
+    """
+    from ..notation import NotationError, read_games, to_json, write_games
+
+    if to_7wn:
+        records = _records_from_json(file)
+        if game is not None:
+            if game > len(records):
+                raise UserError(f"{file} holds {count(len(records), 'game')}; there is no game {game}")
+            records = records[game - 1 : game]
+        try:
+            click.echo(write_games(records), nl=False)
+        except ValueError as exc:
+            raise UserError(f"{file}: this Record cannot be written as 7WN: {one_line(str(exc))}") from None
+        return
+    if game is not None:
+        record, _, _ = one_game(file, game)
+        click.echo(to_json(record))
+        return
+    text, source = read(file)
+    records = []
+    for item in read_games(text, source=source):
+        if isinstance(item, NotationError):
+            raise item
+        records.append(item)
+    if not records:
+        raise UserError(f"{source} has no game")
+    if len(records) == 1:
+        click.echo(to_json(records[0]))
+    else:
+        emit_json([json.loads(to_json(r)) for r in records])
+
+
+def _records_from_json(file: str) -> list[Record]:
+    from pydantic import ValidationError
+
+    from ..notation import from_json
+
+    text, source = read(file)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{source} is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    items = data if isinstance(data, list) else [data]
+    records = []
+    for k, item in enumerate(items, start=1):
+        try:
+            records.append(from_json(json.dumps(item)))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "the document"
+            which = f"record {k} of " if isinstance(data, list) else ""
+            more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+            raise UserError(f"{which}{source} is not a valid Record: {where}: {first['msg'].lower()}{more}") from None
+    if not records:
+        raise UserError(f"{source} holds no Record")
+    return records
+
+
+SCHEMA_EPILOG = """\b
+Examples:
+  wnotation schema > 7wn-record.schema.json
+  wnotation schema | python3 -m json.tool --compact"""
+
+
+@click.command(epilog=SCHEMA_EPILOG, short_help="Print the JSON Schema of a Record.")
+def schema() -> None:
+    """Print the JSON Schema (draft 2020-12) of the Record that 'wnotation json' writes, for other languages."""
+    from ..notation import json_schema
+
+    emit_json(json_schema())
+
+
+COMMANDS = (json_command, schema)

@@ -1,0 +1,57 @@
+"""``wnotation score``: the final score sheet of a game."""
+
+from __future__ import annotations
+
+import click
+
+from .errors import EXIT_FINDINGS
+from .inputs import RECORD_PATH, one_game, replayed
+from .output import emit_json, err, print_table
+
+SCORE_EPILOG = """\b
+The sheet is laid out like the score pad: a column per seat, a row per category (military,
+treasury, wonder, civilian, commercial, guilds, science), then total, coins and rank (ties on
+points broken by coins; seats still tied share the rank). Findings go to stderr; exit 1 if any
+is an error or the game is incomplete. A card a seat built that the record does not name (a
+build or a pick of ?) cannot be scored: the sheet then says what it leaves out (--json:
+"incomplete" and "missing").
+
+\b
+Examples:
+  wnotation score replays/7p-all-wonders.7wn
+  wnotation score club-night.7wn --game 3
+  wnotation score replays/3p-babylon-halikarnassos-olympia.7wn --json"""
+
+
+@click.command(epilog=SCORE_EPILOG, short_help="Show the final score sheet of a game.")
+@click.argument("file", type=RECORD_PATH)
+@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--json", "as_json", is_flag=True, help="Print the score sheet as JSON.")
+def score(file: str, game: int, as_json: bool) -> int:
+    """Replay game N of FILE (- for stdin) and print its final score sheet.
+
+    The expected results stated in the record are verified: a difference is reported as an R-SCORE finding.
+    """
+    from .. import render
+
+    record, lines, source = one_game(file, game)
+    played, code = replayed(record, lines, source)
+    if played.scores is None:
+        last = played.final.address if played.final is not None else "the start"
+        err(f"error: game {game} of {source} is incomplete (the record stops at {last}): no score sheet")
+        return EXIT_FINDINGS
+    missing = render.unnamed_cards(record)
+    if missing:
+        err(f"warning: {render.unnamed_text(missing)}")
+    if as_json:
+        emit_json({"source": source, "game": game} | render.score_data(record, played.scores)
+                   | {"incomplete": bool(missing), "missing": missing})
+    else:
+        header, rows = render.score_table(record, played.scores)
+        print_table(header, rows, right_align=True)
+        if missing:
+            click.echo(render.unnamed_text(missing))
+    return code
+
+
+COMMANDS = (score,)

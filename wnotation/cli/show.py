@@ -1,0 +1,114 @@
+"""``wnotation show``: a position of a game (every city, the hands, the discard pile) and its legal actions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..catalog import AGE_NUMERALS
+from . import completion
+from .errors import UserError
+from .inputs import RECORD_PATH, one_game, replayed
+from .output import emit_json, print_fields, print_table
+
+if TYPE_CHECKING:
+    from ..engine import State
+    from ..record import Record
+
+SHOW_EPILOG = """\b
+Addresses: I.0 is Age I dealt, II.3 the position after turn 3 of Age II, I.7 after Babylon's extra
+turn, III.end the end of the game (after Age III's military). Without --at, the last position.
+
+\b
+Examples:
+  wnotation show replays/7p-all-wonders.7wn --at II.3
+  wnotation show replays/partial-4p-niamh.7wn --at II.3 --seat Bao --legal
+  wnotation show game.7wn --at III.end --json"""
+
+
+@click.command(epilog=SHOW_EPILOG, short_help="Show a position: every city, the hands, the discard pile.")
+@click.argument("file", type=RECORD_PATH)
+@click.option("--at", "where", metavar="ADDRESS", shell_complete=completion.address, help="The position to show, e.g. II.3 (default: the last one).")
+@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--seat", metavar="NAME", shell_complete=completion.seat, help="Only this seat (its name, or its number 1-7).")
+@click.option("--legal", is_flag=True, help="List the legal actions of the seat (of every seat without --seat) "
+              "in the next turn, with each cheapest purchase and its cost.")
+@click.option("--json", "as_json", is_flag=True, help="Print the position as JSON.")
+def show(file: str, where: str | None, game: int, seat: str | None, legal: bool, as_json: bool) -> int:
+    """Replay game N of FILE (- for stdin) up to a position and show it.
+
+    Each city: Wonder and stages built, coins, production (tradable, and own-use only), shields and military
+    tokens, science symbols, trade prices when discounted, Buildings grouped by colour, and the hand (? for a card
+    the record does not reveal); then the discard pile. With --legal, the legal actions as you would write them.
+    """
+    from .. import render
+    from ..engine import legal_actions
+
+    record, lines, source = one_game(file, game)
+    played, code = replayed(record, lines, source)
+    if played.final is None:
+        raise UserError(f"game {game} of {source} has no turn: there is no position to show")
+    if where is None:
+        state = played.final
+    else:
+        try:
+            state = played.position(render.canonical_address(where))
+        except KeyError as exc:
+            raise UserError(str(exc.args[0])) from None
+    seats = [_seat_number(record, seat)] if seat is not None else list(range(1, record.players + 1))
+    names = [s.name for s in record.seats]
+    moves = {s: legal_actions(state, s) for s in seats} if legal else {}
+    if as_json:
+        data: dict[str, Any] = {"source": source, "game": game} | render.position_data(state, record, seats)
+        if legal:
+            data["legal"] = {names[s - 1]: render.legal_data(moves[s]) for s in seats}
+        emit_json(data)
+        return code
+    click.echo(render.position_title(state, record.players))
+    for s in seats:
+        click.echo()
+        title, fields = render.city_fields(state, s, names[s - 1])
+        print_fields(title, fields)
+    if seat is None:
+        click.echo()
+        click.echo(f"discard pile: {render.discard_text(state)}")
+    for s in seats if legal else ():
+        click.echo()
+        if not moves[s]:
+            click.echo(f"{names[s - 1]} has no action to play after {state.address}: {_why_idle(state)}")
+            continue
+        header, rows = render.legal_table(moves[s])
+        nxt = f"{AGE_NUMERALS[state.age]}.{state.turn + 1}"
+        print_table(header, rows, title=f"legal actions of {names[s - 1]} in turn {nxt}")
+    return code
+
+
+def _why_idle(state: State) -> str:
+    if state.finished:
+        return "the game is over"
+    if state.ended:
+        return f"Age {state.address.split('.')[0]} is over; the next position is the next Age's deal"
+    if state.turn >= 6:
+        return "the Age's turns are over for this seat"
+    return "the hand holds only cards the record does not reveal"
+
+
+def _seat_number(record: Record, text: str) -> int:
+    """The seat named ``text``: a name (any case), or a number ``2`` / ``#2``. ``UserError`` otherwise."""
+    import difflib
+
+    wanted = " ".join(text.split()).casefold()
+    digits = wanted.lstrip("#")
+    if digits.isdigit() and 1 <= int(digits) <= record.players:
+        return int(digits)
+    for k, s in enumerate(record.seats, start=1):
+        if " ".join(s.name.split()).casefold() == wanted:
+            return k
+    names = [s.name for s in record.seats]
+    near = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]}?" if near else f" (seats: {', '.join(names)})"
+    raise UserError(f"no seat {text!r} in this game{hint}")
+
+
+COMMANDS = (show,)
