@@ -1,0 +1,21 @@
+-- Points per score category (R-SCORE order): the average per seat, per winner, and the category's share of
+-- all points scored, over complete games.
+WITH points AS (
+  UNPIVOT (
+    SELECT s.game_id, s.seat, s.winner, s.military, s.treasury, s.wonder_points AS wonder, s.civilian,
+           s.commercial, s.guilds, s.science
+    FROM seats AS s
+    JOIN picked_games AS g USING (game_id)
+    WHERE g.complete
+  )
+  ON military, treasury, wonder, civilian, commercial, guilds, science
+  INTO NAME category VALUE points
+)
+SELECT
+  category,
+  round(avg(points), 2) AS avg_points,
+  round(avg(points) FILTER (WHERE winner), 2) AS avg_winner_points,
+  round(sum(points) / nullif(sum(sum(points)) OVER (), 0), 4) AS share
+FROM points
+GROUP BY category
+ORDER BY list_position(['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science'], category)

@@ -1,0 +1,15 @@
+-- One player's games ($player), newest first: where, when, the Wonder, the score, the rank and the winner.
+SELECT
+  g.file,
+  g.game,
+  g.date,
+  g.event,
+  s.wonder,
+  s.side,
+  s.total,
+  s.rank,
+  g.players
+FROM seats AS s
+JOIN picked_games AS g USING (game_id)
+WHERE g.complete AND s.name = CAST($player AS VARCHAR)
+ORDER BY g.played_on DESC NULLS LAST, g.file, g.game

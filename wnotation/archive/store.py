@@ -1,0 +1,179 @@
+"""Writing archive rows with DuckDB: into tables of a connection (a DuckDB file, or memory for ``stats``), and
+as Parquet parts, one file per table and piece of input, each written whole under a temporary name then renamed,
+so that a part named by its piece is written again identically and never twice.
+
+Values reach DuckDB only as data: rows go through a JSON-lines file that ``read_json`` loads with the column
+types of :mod:`.schema`, and every path is a bound parameter or an argument of DuckDB's Python API, never SQL
+text. Table and column names come from :mod:`.schema` only. DuckDB is an optional dependency (``[analytics]``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .schema import ORDER, TABLES, columns
+
+__all__ = ["ArchiveError", "create_tables", "duckdb", "insert_rows", "part_name", "read_parquet_tables",
+           "write_part"]
+
+EXTRA_HINT = "install wnotation[analytics] (pip install 'wnotation[analytics]')"
+
+
+class ArchiveError(Exception):
+    """An archive cannot be written or read: DuckDB missing, an output that is not a directory, a source that
+    is neither 7WN, a Parquet archive nor a DuckDB file. The message is one lower-case sentence."""
+
+
+def duckdb() -> Any:
+    """The duckdb module, or :class:`ArchiveError` saying how to install it."""
+    try:
+        import duckdb as module
+    except ImportError:
+        raise ArchiveError(f"this needs DuckDB: {EXTRA_HINT}") from None
+    return module
+
+
+def _ident(name: str) -> str:
+    """A table or column name of the schema, quoted. Only the package's own names get here."""
+    assert name.replace("_", "").isalnum(), name
+    return f'"{name}"'
+
+
+def _create_sql(table: str, *, temp: bool = False, replace: bool = False) -> str:
+    cols = ", ".join(f"{_ident(n)} {t}" for n, t in TABLES[table])
+    head = "CREATE OR REPLACE" if replace else "CREATE"
+    return f"{head} {'TEMP ' if temp else ''}TABLE {_ident(table)} ({cols})"
+
+
+def create_tables(con: Any, *, replace: bool = False) -> None:
+    """Create the archive's empty tables in ``con`` (``replace``: drop tables of those names first)."""
+    for table in TABLES:
+        con.execute(_create_sql(table, replace=replace))
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, date):
+        return value.isoformat()
+    raise TypeError(f"cannot store {type(value).__name__}")
+
+
+def insert_rows(con: Any, table: str, rows: Sequence[tuple], scratch: str | os.PathLike[str] | None = None) -> None:
+    """Append ``rows`` (tuples in the column order of :data:`~.schema.TABLES`) to ``table`` of ``con``. The rows
+    pass through one temporary JSON-lines file in ``scratch`` (default: the system's temporary directory),
+    removed afterwards. Cost: one JSON encoding per row and one bulk load."""
+    if not rows:
+        return
+    names = columns(table)
+    encode = json.JSONEncoder(ensure_ascii=False, default=_plain, check_circular=False).encode
+    fd, path = tempfile.mkstemp(prefix=f".{table}-", suffix=".jsonl", dir=scratch)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(encode(dict(zip(names, row))) for row in rows))
+        spec = {n: t for n, t in TABLES[table]}
+        con.execute(f"INSERT INTO {_ident(table)} SELECT {', '.join(_ident(n) for n in names)} FROM "
+                    "read_json(?, format = 'newline_delimited', columns = ?, maximum_object_size = 1073741824)",
+                    [path, spec])
+    finally:
+        os.unlink(path)
+
+
+def part_name(table: str, input_number: int, piece: int) -> str:
+    """The file of one piece's rows of ``table`` inside an archive directory: ``plays/part-00000-000012.parquet``.
+    Named by the piece only, so a piece exported again (a retried task) overwrites its own part."""
+    return f"{table}/part-{input_number:05d}-{piece:06d}.parquet"
+
+
+def write_part(out: str | os.PathLike[str], input_number: int, piece: int, tables: dict[str, list[tuple]]) -> None:
+    """Write one piece's rows as one Parquet file per table under ``out`` (empty tables too, so every part has
+    the schema), rows in :data:`~.schema.ORDER`. Each file is written under a temporary name and renamed, so a
+    reader never sees half a part and a retried piece replaces its part whole. Memory: the piece's rows."""
+    db = duckdb()
+    root = Path(out)
+    con = db.connect()
+    try:
+        for table in TABLES:
+            con.execute(_create_sql(table, temp=True))
+            insert_rows(con, table, tables.get(table, []), root)
+            final = root / part_name(table, input_number, piece)
+            final.parent.mkdir(parents=True, exist_ok=True)
+            temp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+            order = ", ".join(_ident(c) for c in ORDER[table])
+            con.sql(f"SELECT * FROM {_ident(table)} ORDER BY {order}").write_parquet(str(temp), compression="zstd")
+            os.replace(temp, final)
+    finally:
+        con.close()
+
+
+def part_files(out: str | os.PathLike[str], table: str) -> list[str]:
+    """The Parquet parts of ``table`` in an archive directory, in piece order."""
+    folder = Path(out) / table
+    if not folder.is_dir():
+        return []
+    return sorted(str(p) for p in folder.glob("part-*.parquet"))
+
+
+def remove_temporaries(out: str | os.PathLike[str]) -> None:
+    """Remove what an interrupted part write left (``.part-….tmp``, ``.table-….jsonl``) under ``out``."""
+    root = Path(out)
+    for pattern in (".part-*.tmp", "*/.part-*.tmp", ".*.jsonl"):
+        for p in root.glob(pattern):
+            p.unlink(missing_ok=True)
+
+
+def is_archive_dir(path: str | os.PathLike[str]) -> bool:
+    return all((Path(path) / t).is_dir() for t in TABLES)
+
+
+def read_parquet_tables(con: Any, out: str | os.PathLike[str]) -> None:
+    """Make each table of the Parquet archive directory ``out`` a view of ``con`` (paths passed through DuckDB's
+    Python API, never SQL text)."""
+    for table in TABLES:
+        files = part_files(out, table)
+        if not files:
+            raise ArchiveError(f"{out} has no Parquet part of the {table} table")
+        con.read_parquet(files).create_view(table)
+
+
+def load_parquet(con: Any, out: str | os.PathLike[str], *, replace: bool = True) -> None:
+    """Copy the Parquet archive directory ``out`` into tables of ``con`` (a DuckDB file), in key order."""
+    create_tables(con, replace=replace)
+    for table in TABLES:
+        files = part_files(out, table)
+        if files:
+            rel = con.read_parquet(files)
+            rel.insert_into(table)
+
+
+def read_table(out: str | os.PathLike[str], table: str) -> list[tuple]:
+    """Every row of ``table`` of a Parquet archive directory, in key order (for tests and comparisons)."""
+    con = duckdb().connect()
+    try:
+        files = part_files(out, table)
+        if not files:
+            return []
+        order = ", ".join(_ident(c) for c in ORDER[table])
+        return con.read_parquet(files).order(order).fetchall()
+    finally:
+        con.close()
+
+
+def insert_all(con: Any, tables: dict[str, list[tuple]], scratch: str | None = None) -> None:
+    for table in TABLES:
+        insert_rows(con, table, tables.get(table, []), scratch)
+
+
+def chunked(rows: Iterable[tuple], size: int) -> Iterable[list[tuple]]:
+    batch: list[tuple] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
