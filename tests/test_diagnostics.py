@@ -19,7 +19,9 @@ from wnotation.diagnostics import (
     check_text,
     diagnostics_of,
     game_pieces,
+    is_check_only,
     normalise,
+    render,
 )
 from wnotation.engine import Finding
 from wnotation.notation import NotationError
@@ -167,3 +169,64 @@ def test_scan_file_raises_what_reading_the_whole_file_raises(tmp_path):
     assert str(scanned.value) == str(whole.value)
     path.write_bytes(b"x" * (BLOCK - 3) + b"[Format\n[Format")
     assert scan_file(path) == 2
+
+
+@pytest.mark.parametrize("source_line, column", [("", 1), ("I.1 Apothecary", 5), ("\tI.1\tLoom", 6), ("x", 2)])
+@pytest.mark.parametrize("severity", ["error", "warning", "note"])
+def test_one_renderer_for_every_severity_with_the_notation_layout(severity, source_line, column):
+    d = Diagnostic(severity, "R-TRADE", "Ada cannot build Loom", "g.7wn", 4, column, source_line)
+    error = NotationError("Ada cannot build Loom", source="g.7wn", line=4, column=column, source_line=source_line,
+                          rule="R-TRADE")
+    assert str(d) == render(severity, "R-TRADE", "Ada cannot build Loom", "g.7wn", 4, column, source_line)
+    assert str(d) == str(error).replace("error[", f"{severity}[", 1)
+    assert str(d).splitlines()[0] == f"g.7wn:4:{column}: {severity}[R-TRADE]: Ada cannot build Loom"
+    assert not isinstance(d, Exception)
+
+
+def _without_guilds_and_seed(text: str) -> str:
+    return "\n".join(ln for ln in text.split("\n") if not ln.startswith(("[Guilds ", "[Seed ")))
+
+
+def test_check_only_is_the_engines_mark_not_the_message_text():
+    report = wnotation.check(_without_guilds_and_seed(game_text()), source="g.7wn")
+    (note,) = [d for d in report.diagnostics if d.severity == "note"]
+    assert note.rule == "R-DECK" and note.check_only and is_check_only(note)
+    assert "names neither its guilds nor a seed" in note.message
+    same_words = Finding("R-DECK", note.message, "III.0", None, None, "note")
+    marked = Finding("R-DECK", "another remark", "III.0", None, None, "note", check_only=True)
+    assert not is_check_only(same_words) and is_check_only(marked)
+    assert all(not d.check_only for d in wnotation.check(with_action(game_text(), "I.1", 1, "Apothecary")[0])
+               .diagnostics)
+    assert "check_only" not in note.to_dict()  # the JSON report is unchanged
+
+
+def test_check_many_without_click_gives_the_same_runs_for_any_number_of_jobs(tmp_path):
+    from contextlib import closing
+
+    from wnotation.batch import check_many
+
+    bad, _, _ = with_action(game_text(), "I.1", 1, "Apothecary")
+    paths = []
+    for k, text in enumerate([game_text(), bad, "", game_text() + "\n" + bad]):
+        path = tmp_path / f"g{k}.7wn"
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    (tmp_path / "latin1.7wn").write_bytes(b'[Event "Caf\xe9"]\n')
+    paths.append(str(tmp_path / "latin1.7wn"))
+
+    def runs(jobs):
+        out = []
+        with closing(check_many(paths, jobs)) as each:
+            for run in each:
+                games = list(run.games())
+                out.append((run.source, run.error, games, run.remarks))
+        return out
+
+    one = runs(1)
+    assert runs(2) == one
+    assert [len(games) for _, _, games, _ in one] == [1, 1, 0, 2, 0]
+    assert [g.index for g in one[3][2]] == [1, 2] and [g.ok for g in one[3][2]] == [True, False]
+    assert one[2][3][0].rule == "games" and one[2][3][0].severity == "error"
+    assert one[4][1].startswith("not UTF-8 text")
+    assert [g for _, _, games, _ in one for g in games] == [
+        g for p in paths[:4] for g in wnotation.check(p).games]

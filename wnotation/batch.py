@@ -16,19 +16,11 @@ from typing import TYPE_CHECKING, Any, Iterator
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic, GameReport
 
-__all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "check_many", "piece_size",
-           "stdin_text"]
+__all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "check_many", "piece_size"]
 
 #: The path that names standard input, and the source name its diagnostics carry.
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-
-
-def stdin_text() -> str:
-    """Standard input as UTF-8 text (strict: bytes that are not UTF-8 make it unreadable, whatever the locale).
-    The bytes are read from ``sys.stdin.buffer``; a replaced ``sys.stdin`` without one is read as text."""
-    raw = getattr(sys.stdin, "buffer", None)
-    return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
 
 
 class Run:
@@ -110,14 +102,14 @@ def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tu
     ``marks`` its ``[Format`` marks (at least its games), its pieces of ``size(marks)`` games read lazily
     (:func:`~wnotation.diagnostics.iter_pieces`), and ``first``, filled with its first line once read. Standard
     input is read whole (it cannot be scanned twice)."""
-    from .diagnostics import _text_lines, file_lines, iter_pieces, normalise, scan_file, unreadable_reason
+    from .diagnostics import file_lines, iter_lines, iter_pieces, normalise, scan_file, stdin_text, unreadable_reason
 
     source = STDIN_NAME if path == STDIN else path
     try:
         if path == STDIN:
             text = normalise(stdin_text())
             marks = text.count("[Format")
-            lines: Iterator[str] = _text_lines(text)
+            lines: Iterator[str] = iter_lines(text)
         else:
             marks = scan_file(path)
             lines = file_lines(path)

@@ -7,7 +7,6 @@ from contextlib import closing
 import click
 
 from .inputs import RECORD_PATH, expand
-from .jsonreport import JsonReport
 from .progress import Progress, games_in
 
 CHECK_EPILOG = """\b
@@ -43,6 +42,7 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -
     """
     from ..batch import check_many
     from ..diagnostics import CheckTally
+    from ..diagnostics.jsonreport import JsonReport
 
     inputs = expand(paths)
     tally = CheckTally()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..batch import STDIN, STDIN_NAME, stdin_text
+from ..batch import STDIN, STDIN_NAME
 from .errors import EXIT_FINDINGS, EXIT_OK, UserError
 from .output import err
 
@@ -27,7 +27,7 @@ RECORD_PATH = click.Path(allow_dash=True, readable=False)
 def read(path: str) -> tuple[str, str]:
     """``(text, source name)`` of a file or of ``-`` (stdin). Raises ``UserError`` with one line when the input
     cannot be read."""
-    from ..diagnostics import read_text, unreadable_reason
+    from ..diagnostics import read_text, stdin_text, unreadable_reason
 
     try:
         if path == STDIN:
@@ -65,7 +65,7 @@ def expand(paths: Sequence[str]) -> list[str]:
 def one_game(path: str, game: int) -> tuple[Record, list[str], str]:
     """``(record, source lines, source name)`` of game number ``game`` (1-based) of a file. A notation error in
     that game is raised (shown compiler-style, exit 2); a missing game is a ``UserError``."""
-    from ..diagnostics import _lines
+    from ..diagnostics import source_lines
     from ..notation import NotationError, read_games
 
     text, source = read(path)
@@ -74,7 +74,7 @@ def one_game(path: str, game: int) -> tuple[Record, list[str], str]:
         if count == game:
             if isinstance(item, NotationError):
                 raise item
-            return item, _lines(text), source
+            return item, source_lines(text), source
     have = "no game" if count == 0 else f"{count} game" + ("s" if count > 1 else "")
     raise UserError(f"{source} has {have}; there is no game {game}")
 
@@ -82,11 +82,11 @@ def one_game(path: str, game: int) -> tuple[Record, list[str], str]:
 def replayed(record: Record, lines: list[str], source: str) -> tuple[Replay, int]:
     """Replay ``record``, print its findings to stderr (not those that only ``check`` shows), and return the
     replay and the exit code they give."""
-    from ..diagnostics import diagnostics_of, is_check_only
+    from ..diagnostics import diagnostics_of
     from ..engine import replay
 
     played = replay(record)
-    found = diagnostics_of(record, [f for f in played.findings if not is_check_only(f)], lines, source)
+    found = [d for d in diagnostics_of(record, played.findings, lines, source) if not d.check_only]
     for d in found:
         err(str(d))
     return played, EXIT_FINDINGS if any(d.severity == "error" for d in found) else EXIT_OK

@@ -20,6 +20,8 @@ class Finding:
 
     ``message`` is a sentence a player understands, starting with the seat's name when there is one;
     ``address`` is ``II.3``, ``I.0`` (the deal), ``III.end`` (end of Age) or ``game`` (results).
+    ``check_only`` marks a remark about the check itself (what could not be verified), which only a check report
+    shows: beside a score sheet or a position it is noise.
     """
 
     rule: str
@@ -28,6 +30,7 @@ class Finding:
     seat: int | None = None
     span: Span | None = None
     severity: Severity = "error"
+    check_only: bool = False
 
     def __str__(self) -> str:
         return f"{self.address} {self.message} [{self.rule}]"

@@ -279,7 +279,7 @@ class _Run:
         if age == 3 and self.guilds is None and plays:
             self.findings.append(Finding("R-DECK", "the record names neither its guilds nor a seed: Age III's "
                                          "guilds are checked only for repeats and their number", where, None, None,
-                                         "note"))
+                                         "note", check_only=True))
         rebuilt, uses = dealing.rebuild(age, n, plays)
         self.findings += dealing.check_deck(age, n, self.guilds, [u for hand in uses for u in hand])
         return rebuilt

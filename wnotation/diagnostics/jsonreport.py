@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..diagnostics import CheckTally, Diagnostic, GameReport
+    from .report import CheckTally, Diagnostic, GameReport
 
 #: A file's games are held in memory up to this size, then in a temporary file.
 SPOOL_BYTES = 4 << 20

@@ -1,0 +1,167 @@
+"""The check pipeline: each game of a text read, replayed and verified, every problem a :class:`Diagnostic`.
+
+This joins the notation and the engine: a notation error, an engine finding and a wrong expected result all
+become a diagnostic with file, line, column, severity, rule ID, message and the source line. It neither decides
+legality (the engine does) nor prints anything (the CLI does).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
+
+from ..notation.errors import NotationError
+from ..record import Record, Span
+from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
+from .report import Diagnostic, FileReport, GameReport, no_game_remark
+
+if TYPE_CHECKING:
+    from ..engine import Finding
+    from ..engine.scoring import ScoreSheet
+
+__all__ = ["check", "check_file", "check_piece", "check_pieces", "check_record", "check_text", "diagnostics_of",
+           "is_check_only", "iter_check"]
+
+
+def _line(lines: list[str] | None, number: int) -> str:
+    if lines is None or not 1 <= number <= len(lines):
+        return ""
+    return lines[number - 1]
+
+
+def diagnostics_of(record: Record, findings: Iterable[Finding], lines: list[str] | None = None,
+                   source: str = "<string>", *, line0: int = 0) -> tuple[Diagnostic, ...]:
+    """The engine's ``findings`` on ``record`` as diagnostics, placed at the span of the Record element each one
+    concerns (the action, the turn, the result line). A finding without a span is placed at the start of the
+    game and names its address (``III.0: …``). ``lines`` are the source's lines (for the caret line).
+    ``line0`` is for a record read from a piece of a file: the lines of the file before that piece, added to
+    every line number (``lines`` and the spans are the piece's).
+    Returns a fresh tuple in source order (line, then column; findings at one place keep the engine's order)."""
+    home = record.span or Span(line=1, column=1)
+    out = []
+    for f in findings:
+        span = f.span or home
+        message = f.message if f.span is not None else f"{f.address}: {f.message}"
+        out.append(Diagnostic(f.severity, f.rule, message, source, span.line + line0, span.column,
+                              _line(lines, span.line), "finding", f.address, f.seat, check_only=f.check_only))
+    return tuple(sorted(out, key=lambda d: (d.line, d.column)))
+
+
+def is_check_only(item: Finding | Diagnostic) -> bool:
+    """True for an engine remark (or its diagnostic) that only ``check`` shows, such as the Age III note that a
+    record names neither its guilds nor a seed: it qualifies the check itself. The engine marks it
+    (:attr:`~wnotation.engine.Finding.check_only`)."""
+    return item.check_only
+
+
+def _score_rows(sheet: ScoreSheet) -> tuple[dict[str, int], ...]:
+    fields = ("seat", "military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total",
+              "coins", "rank")
+    return tuple({name: getattr(line, name) for name in fields} for line in sheet.lines)
+
+
+def check_record(record: Record, *, lines: list[str] | None = None, source: str = "<string>",
+                 index: int = 1, line0: int = 0) -> GameReport:
+    """Replay ``record`` (expected results verified) and report its findings as diagnostics.
+
+    ``lines`` (the source text split into lines) give the diagnostics their source line; ``index`` is the game's
+    number in its file; ``line0`` the lines before the text the record was read from (see
+    :func:`diagnostics_of`). Cost: one replay. Never raises for a valid Record."""
+    from ..engine import replay
+
+    played = replay(record)
+    start = (record.span.line if record.span is not None else 1) + line0
+    return GameReport(source, index, start, diagnostics_of(record, played.findings, lines, source, line0=line0),
+                      seats=tuple(s.name for s in record.seats), complete=played.scores is not None,
+                      scores=None if played.scores is None else _score_rows(played.scores))
+
+
+def _game_reports(text: str, source: str, line0: int = 0) -> list[GameReport]:
+    """The report of each game of ``text`` in order (games numbered from 1), ``line0`` added to every line."""
+    from ..notation import read_games
+
+    lines = source_lines(text)
+    games = []
+    for k, item in enumerate(read_games(text, source=source), start=1):
+        if isinstance(item, NotationError):
+            games.append(GameReport(source, k, _game_start(lines, item.line) + line0,
+                                    (Diagnostic.from_error(item, line0),), read=False))
+        else:
+            games.append(check_record(item, lines=lines, source=source, index=k, line0=line0))
+    return games
+
+
+def check_text(text: str, source: str = "<string>", *, allow_empty: bool = False) -> FileReport:
+    """Check every game of a 7WN ``text``: a broken game is reported and the next one still checked.
+
+    An input without any game (empty, blank, only comments) gets an error, a warning with ``allow_empty``: a
+    truncated fixture must not pass. Cost: one parse and one replay per game."""
+    games = _game_reports(text, source)
+    if not games:
+        return FileReport(source, (), remarks=(no_game_remark(source, _line(source_lines(text), 1), allow_empty),))
+    return FileReport(source, tuple(games))
+
+
+def check_piece(text: str, source: str, line0: int) -> tuple[GameReport, ...]:
+    """Check the games of a piece of a file (from :func:`game_pieces`) that starts after ``line0`` lines: their
+    reports carry the file's line numbers; their ``index`` counts from 1 within the piece. Made for worker
+    processes: it takes and returns plain picklable values (a few hundred bytes per game)."""
+    return tuple(_game_reports(text, source, line0))
+
+
+def check_pieces(batch: Sequence[tuple[str, str, int]]) -> tuple[tuple[GameReport, ...], ...]:
+    """:func:`check_piece` of each ``(piece, source, line0)`` of ``batch``: one task for a worker process that
+    checks several small files (or pieces) at once."""
+    return tuple(tuple(_game_reports(piece, source, line0)) for piece, source, line0 in batch)
+
+
+def iter_check(lines: Iterable[str], source: str = "<string>", *,
+               allow_empty: bool = False) -> Iterator[GameReport | Diagnostic]:
+    """Check the games of a normalised text given as lines (see :func:`iter_pieces`; :func:`file_lines` reads
+    a file so), yielding each game's report in file order as soon as it is checked, then, if the input holds no
+    game, the :func:`no_game_remark`. The same reports as :func:`check_text` of the whole text, while only one
+    game's text and report are held: memory stays flat however many games the input holds."""
+    index, first = 0, None
+    for piece, line0 in iter_pieces(lines, 1):
+        if first is None:
+            first = _line(piece.split("\n", 1)[:1], 1)
+        for game in _game_reports(piece, source, line0):
+            index += 1
+            yield game if game.index == index else replace(game, index=index)
+    if index == 0:
+        yield no_game_remark(source, first or "", allow_empty)
+
+
+def _game_start(lines: list[str], line: int) -> int:
+    """The line of the ``[Format`` tag that opens the game holding ``line`` (1 if none)."""
+    for k in range(min(line, len(lines)), 0, -1):
+        if lines[k - 1].lstrip(" \t").startswith("[Format"):
+            return k
+    return 1
+
+
+def check_file(path: str | os.PathLike[str], source: str | None = None, *, allow_empty: bool = False) -> FileReport:
+    """Check the 7WN file at ``path`` (``source`` names it in diagnostics; default the path; ``allow_empty`` as
+    for :func:`check_text`). A file that cannot be read gives a report with ``error`` set, never an exception:
+    safe to run in a worker process."""
+    name = source if source is not None else os.fspath(path)
+    try:
+        text = read_text(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        return FileReport(name, (), unreadable_reason(exc))
+    return check_text(text, name, allow_empty=allow_empty)
+
+
+def check(path_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
+          allow_empty: bool = False) -> FileReport:
+    """Check a file (a path), an open text file, or a 7WN text: read every game, replay it, verify its expected
+    results. Returns a :class:`FileReport`; ``report.ok`` is true when no game has an error (and the input holds
+    a game, unless ``allow_empty``), and ``str(d)`` of each ``d`` in ``report.diagnostics`` is its
+    compiler-style rendering."""
+    arg = path_or_text
+    if isinstance(arg, os.PathLike) or (isinstance(arg, str) and "\n" not in arg and os.path.isfile(arg)):
+        return check_file(arg, source, allow_empty=allow_empty)
+    if isinstance(arg, str):
+        return check_text(arg, source or "<string>", allow_empty=allow_empty)
+    return check_text(arg.read(), source or str(getattr(arg, "name", "<stream>")), allow_empty=allow_empty)
