@@ -15,6 +15,7 @@ from wnotation.notation import parse, read_games, write
 from wnotation.record import UNKNOWN, Record
 from wnotation.render import SCORE_ROWS, city_data
 from wnotation.viewer import game_data, page, page_data, points_by_age, redact
+from wnotation.viewer.data import event_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.7wn"))
@@ -43,7 +44,8 @@ def check_positions(record: Record, played: Replay, data: dict, seat: int | None
         address = shown["address"]
         state = played.position(address)
         seen = view(state, seat) if seat is not None else state
-        assert shown["cities"] == as_json([city_data(seen, s, names[s - 1]) for s in range(1, record.players + 1)])
+        engine = as_json([city_data(seen, s, names[s - 1]) for s in range(1, record.players + 1)])
+        assert [c | {"name": names[c["seat"] - 1]} for c in shown["cities"]] == engine
         # the fields the browser tests read, straight from the engine's state (not through render)
         assert [c["coins"] for c in shown["cities"]] == [c.coins for c in state.cities]
         assert [c["stages"] for c in shown["cities"]] == [c.stages for c in state.cities]
@@ -113,6 +115,7 @@ def test_finding_lines_name_lines_of_the_embedded_source_R_LAST() -> None:
 def test_turn_data_carries_actions_annotations_and_the_engines_events() -> None:
     record, played = game(ROOT / "replays" / "3p-babylon-halikarnassos-olympia.7wn")
     data = game_data(record, played)
+    names = [s.name for s in record.seats]
     turns = {t.label: t for t in record.turns}
     for shown in data["positions"]:
         turn = turns.get(shown["address"])
@@ -126,7 +129,9 @@ def test_turn_data_carries_actions_annotations_and_the_engines_events() -> None:
             assert list(a["note"]["after"]) == list(b.annotation.after)
     extra = [p for p in data["positions"] if p["played"] and p["played"]["extra"]]
     assert extra and all(p["address"].endswith(".7") for p in extra)  # Babylon's extra turns (R-BABYLON-N1)
-    log = [e["text"] for p in data["positions"] for e in p["log"]]
+    log = ["".join(names[x - 1] if isinstance(x, int) else x for x in e["parts"])
+           for p in data["positions"] for e in p["log"]]
+    assert log == [event_text(e, names) for e in played.events if event_text(e, names) is not None]
     assert any("from the discard pile (Halikarnassos)" in t for t in log)  # R-HALI
     assert any(" paid " in t and " to " in t and "bank" not in t for t in log)  # trades name who got paid
 
@@ -154,7 +159,7 @@ def test_seat_view_shows_what_the_seat_could_see(seat: int) -> None:
                 assert a["card"] == UNKNOWN
         for e in shown["log"]:
             if e["seat"] != seat and e["kind"] in ("CardSold", "CardDiscarded", "StageBuilt"):
-                assert e["text"].endswith(UNKNOWN) or f"with {UNKNOWN}" in e["text"]
+                assert e["parts"][-1].endswith(UNKNOWN)
     redacted = parse(data["source"])
     assert redacted == redact(record, seat).model_copy()
     assert redacted.seed is None and redacted.guilds is None  # either would tell the hidden deals

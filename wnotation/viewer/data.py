@@ -75,38 +75,54 @@ def _name(card: Card | None) -> str:
     return card.name if card is not None else UNKNOWN
 
 
-def event_text(event: Any, names: Sequence[str]) -> str | None:
-    """What an event did, in a sentence for the turn's log (``Marta paid 2 coins to Jonas``), or ``None`` for the
-    bookkeeping ones (hands passed, turn over, the deal)."""
-    def who(seat: int | None) -> str:
-        return names[seat - 1] if seat is not None and 1 <= seat <= len(names) else f"seat {seat}"
+def event_parts(event: Any, players: int) -> list[str | int] | None:
+    """What an event did, as a sentence for the turn's log whose seats are numbers (``[1, " paid 2 coins to ",
+    2]``) that the page replaces by names, so a long name is embedded once, not at every event; ``None`` for the
+    bookkeeping events (hands passed, turn over, the deal)."""
+    def who(seat: int | None) -> str | int:
+        return seat if seat is not None and 1 <= seat <= players else f"seat {seat}"
 
     def coins(n: int) -> str:
         return f"{n} coin{'s' if n != 1 else ''}"
 
     if isinstance(event, ev.CardBuilt):
         how = {"chain": " for free (chain)", "power": " for free (Wonder power)", "unpaid": " (illegal: unpaid)"}
-        return f"{who(event.seat)} built {event.card.name}{how.get(event.how, '')}"
+        return [who(event.seat), f" built {event.card.name}{how.get(event.how, '')}"]
     if isinstance(event, ev.StageBuilt):
-        return f"{who(event.seat)} built stage {event.stage} with {_name(event.card)}"
+        return [who(event.seat), f" built stage {event.stage} with {_name(event.card)}"]
     if isinstance(event, ev.CardSold):
-        return f"{who(event.seat)} sold {_name(event.card)}"
+        return [who(event.seat), f" sold {_name(event.card)}"]
     if isinstance(event, ev.CardDiscarded):
-        return f"{who(event.seat)} discarded {_name(event.card)}"
+        return [who(event.seat), f" discarded {_name(event.card)}"]
     if isinstance(event, ev.CoinsPaid):
-        to = "the bank" if event.to is None else who(event.to)
-        return f"{who(event.seat)} paid {coins(event.amount)} to {to}"
+        return [who(event.seat), f" paid {coins(event.amount)} to ", "the bank" if event.to is None else who(event.to)]
     if isinstance(event, ev.CoinsGained):
         why = {"sale": "for the sale", "card": "from a card", "stage": "from a stage"}
-        return f"{who(event.seat)} took {coins(event.amount)} {why.get(event.reason, event.reason)}"
+        return [who(event.seat), f" took {coins(event.amount)} {why.get(event.reason, event.reason)}"]
     if isinstance(event, ev.PickedFromDiscard):
-        return f"{who(event.seat)} built {_name(event.card)} from the discard pile (Halikarnassos)"
+        return [who(event.seat), f" built {_name(event.card)} from the discard pile (Halikarnassos)"]
     if isinstance(event, ev.PickDeclined):
-        return f"{who(event.seat)} built nothing from the discard pile (Halikarnassos)"
+        return [who(event.seat), " built nothing from the discard pile (Halikarnassos)"]
     if isinstance(event, ev.ConflictResolved):
         result = "won" if event.token > 0 else "lost"
-        return f"{who(event.seat)} {result} against {who(event.opponent)}: token {event.token:+d}"
+        return [who(event.seat), f" {result} against ", who(event.opponent), f": token {event.token:+d}"]
     return None
+
+
+def event_text(event: Any, names: Sequence[str]) -> str | None:
+    """:func:`event_parts` as one sentence with the seats' ``names`` (``Marta paid 2 coins to Jonas``)."""
+    parts = event_parts(event, len(names))
+    if parts is None:
+        return None
+    return "".join(names[p - 1] if isinstance(p, int) else p for p in parts)
+
+
+def _city(state: Any, seat: int) -> dict[str, Any]:
+    """:func:`wnotation.render.city_data` without the seat's name, which the page takes from ``seats`` (a name
+    is embedded once, however many positions there are)."""
+    data = city_data(state, seat, "")
+    del data["name"]
+    return data
 
 
 def _action_data(action: Action) -> dict[str, Any]:
@@ -177,9 +193,10 @@ def points_by_age(replay: Replay, address: str) -> list[list[int]]:
 def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
               source: str | None = None, line0: int = 0) -> dict[str, Any]:
     """The record and its replay as one JSON-ready dict: header, seats, the 7WN source, the findings, and one
-    snapshot per position of ``replay`` (each city as :func:`wnotation.render.city_data` gives it, the discard
-    pile, the turn just played with its annotations, the engine's events as sentences, the provisional score sheet
-    from ``Replay.score_at`` and the points by Age), and the final score sheet.
+    snapshot per position of ``replay`` (each city as :func:`wnotation.render.city_data` gives it but for the
+    name, the discard pile, the turn just played with its annotations, the engine's events as sentences
+    (:func:`event_parts`), the provisional score sheet from ``Replay.score_at`` and the points by Age), and the
+    final score sheet. Record text appears once, not once per position: the size is linear in the record's.
 
     ``view_seat`` (1-based) shows the game as that seat saw it: positions through :func:`wnotation.engine.view`,
     the actions, findings and source of :func:`redact`'s record (replayed for its findings). ``source`` is the
@@ -229,11 +246,11 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
             "age": state.age,
             "turn": state.turn,
             "ended": state.ended,
-            "cities": [city_data(shown_state, s, names[s - 1]) for s in range(1, record.players + 1)],
+            "cities": [_city(shown_state, s) for s in range(1, record.players + 1)],
             "discard": [_name(c) for c in shown_state.discard],
             "played": _turn_data(turn) if turn is not None else None,
-            "log": [{"seat": getattr(e, "seat", None), "kind": type(e).__name__, "text": text}
-                    for e in events if (text := event_text(e, names)) is not None],
+            "log": [{"seat": getattr(e, "seat", None), "kind": type(e).__name__, "parts": parts}
+                    for e in events if (parts := event_parts(e, record.players)) is not None],
             "score": _sheet_rows(sheet),
             "provisional": sheet.provisional,
             "by_age": points_by_age(replay, address),

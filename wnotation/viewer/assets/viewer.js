@@ -151,11 +151,12 @@
     $("turn-h").textContent = t ? "Turn " + t.label + (t.extra ? ": Babylon's extra turn" : "") : p.title;
     var bySeat = new Map(), other = [];
     p.log.forEach(function (e) {
+      var text = e.parts.map(function (x) { return typeof x === "number" ? seatName(x) : x; }).join("");
       if (t && e.seat && t.actions.some(function (a) { return a.seat === e.seat; })) {
         if (!bySeat.has(e.seat)) bySeat.set(e.seat, []);
-        bySeat.get(e.seat).push(e.text);
+        bySeat.get(e.seat).push(text);
       } else {
-        other.push(e.text);
+        other.push(text);
       }
     });
     if (t) {
@@ -203,8 +204,8 @@
     p.cities.forEach(function (c, k) {
       var art = el("article", "city" + (D.view && D.view.seat === c.seat ? " me" : ""));
       art.setAttribute("data-seat", String(c.seat));
-      art.setAttribute("aria-label", "City of " + c.name);
-      art.appendChild(rt("h3", c.name));
+      art.setAttribute("aria-label", "City of " + seatName(c.seat));
+      art.appendChild(rt("h3", seatName(c.seat)));
       art.appendChild(el("p", "wonder", c.wonder + " " + c.side + " \u00b7 stages " + c.stages + " of " + c.stages_total));
       var dl = el("dl");
       field(dl, "coins", "coins", String(c.coins));

@@ -1,0 +1,350 @@
+"""The viewer in a real headless Chromium (Debian's /usr/bin/chromium driven by Playwright, never Playwright's
+own browser download): pages opened from disk, stepped with the keyboard, read back from the DOM and compared
+with the engine at every position; deep links, the seat view, the download button, a phone viewport; no console
+error and no request leaving the page. Screenshots and step timings go to tests/artifacts/ (git-ignored).
+
+Marked ``browser``: skipped where Chromium or Playwright is missing, but failed instead under ``CI=true`` (the
+CI script sets it), so CI always runs them. One browser per module; pages share it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from wnotation.engine import Replay, replay
+from wnotation.notation import read_games
+from wnotation.record import Record
+from wnotation.viewer import page
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+#: Without the background-networking flags Chromium floods a closed network with refused connections.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+#: What the page shows at its current position, read in one call: the label, and per city its coins and the
+#: score-sheet total (provisional before the end).
+READ_POSITION = """() => ({
+  label: document.getElementById('label').textContent,
+  coins: [...document.querySelectorAll('#cities article.city')].map(a => a.querySelector('[data-field=coins]').textContent),
+  totals: [...document.querySelectorAll('#scoretable td[data-row=total]')].map(td => td.textContent),
+  cityTotals: [...document.querySelectorAll('#cities [data-field=total]')].map(dd => dd.textContent),
+  current: document.querySelector('#turnlist button[aria-current=step]').textContent,
+  hash: location.hash,
+})"""
+
+
+#: The time of each step forward (the key handler, then style and layout forced), best of three passes over the
+#: game, since the machine is shared: what performance.now() says a step costs, in milliseconds.
+TIME_STEPS = """() => {
+  const key = k => document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+  const n = document.querySelectorAll('#turnlist button').length, best = [];
+  for (let pass = 0; pass < 3; pass++) {
+    key('Home'); void document.body.offsetHeight;
+    for (let k = 1; k < n; k++) {
+      const t = performance.now();
+      key('ArrowRight');
+      void document.body.offsetHeight;
+      const dt = performance.now() - t;
+      best[k - 1] = pass ? Math.min(best[k - 1], dt) : dt;
+    }
+  }
+  return best;
+}"""
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def unavailable(reason: str) -> None:
+    """Skip locally; fail under CI, where the browser tests must run."""
+    if in_ci():
+        pytest.fail(f"browser tests cannot run under CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def launch() -> Iterator[Any]:
+    """A Chromium browser for one test module (a generator for a module-scoped fixture)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright for Python is missing (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class Watched:
+    """A page with its console errors, uncaught exceptions, CSP violations and requests recorded."""
+
+    def __init__(self, browser: Any, **context: Any) -> None:
+        self.context = browser.new_context(**context)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+
+    def open(self, path: Path, fragment: str = "") -> None:
+        """Load ``path`` afresh at ``fragment`` (a second ``goto`` of the same file would only change the
+        fragment, which the page treats as a ``hashchange``)."""
+        same = self.page.url.split("#")[0] == path.as_uri()
+        self.page.goto(path.as_uri() + fragment)
+        if same:
+            self.page.reload()
+        self.page.wait_for_function("document.getElementById('label').textContent.length > 0")
+
+    def assert_quiet(self, *allowed: Path) -> None:
+        """No console error or warning, and no request but for the page files themselves."""
+        assert not self.errors, self.errors
+        own = {p.as_uri() for p in allowed}
+        assert all(url.split("#")[0] in own for url in self.requests), self.requests
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from launch()
+
+
+def write_page(folder: Path, name: str, record: Record, played: Replay, **options: Any) -> Path:
+    path = folder / name
+    path.write_text(page(record, played, **options), encoding="utf-8")
+    return path
+
+
+def load(name: str) -> tuple[Record, Replay, str]:
+    path = ROOT / "replays" / name
+    record = next(iter(read_games(path)))
+    return record, replay(record), path.read_text(encoding="utf-8")
+
+
+def artifacts() -> Path:
+    """tests/artifacts/, made on first use and ignored by git through its own ``.gitignore``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    ignore = ARTIFACTS / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("# screenshots and timings of the browser tests\n*\n", encoding="utf-8")
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    artifacts()
+    return tmp_path_factory.mktemp("pages")
+
+
+def expected(played: Replay, address: str, k: int) -> dict[str, Any]:
+    state = played.position(address)
+    sheet = played.score_at(address)
+    return {"label": address, "coins": [str(c.coins) for c in state.cities],
+            "totals": [str(line.total) for line in sheet.lines], "index": k}
+
+
+def test_stepping_with_the_keyboard_shows_the_engines_coins_and_provisional_totals(browser, folder) -> None:
+    started = time.perf_counter()  # what `wnotation html` does: read, replay, build the page
+    record, played, text = load("7p-all-wonders.7wn")
+    path = write_page(folder, "7p.html", record, played, source=text)
+    generated = time.perf_counter() - started
+    w = Watched(browser, viewport={"width": 1280, "height": 900})
+    try:
+        w.open(path)
+        w.page.locator("body").focus()
+        for k, address in enumerate(played.addresses):
+            if k:
+                w.page.keyboard.press("ArrowRight")
+            shown = w.page.evaluate(READ_POSITION)
+            want = expected(played, address, k)
+            assert shown["label"].startswith(f"{address}: "), shown["label"]
+            assert shown["label"].endswith(f"({k + 1} of {len(played.addresses)})")
+            assert shown["coins"] == want["coins"], address
+            assert shown["totals"] == want["totals"] == shown["cityTotals"], address
+            assert shown["current"].startswith(address) and shown["hash"] == f"#{address}"
+        # real key presses (Playwright's keyboard, through the browser's input pipeline) for the other keys
+        w.page.keyboard.press("Home")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("I.0: ")
+        w.page.keyboard.press("End")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith(f"{played.addresses[-1]}: ")
+        w.page.keyboard.press("ArrowRight")  # past the end: stays
+        assert w.page.evaluate(READ_POSITION)["label"].startswith(f"{played.addresses[-1]}: ")
+        w.page.keyboard.press("ArrowLeft")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith(f"{played.addresses[-2]}: ")
+        # the final sheet at the end, with its winners
+        w.page.keyboard.press("End")
+        tiebreak = w.page.text_content("#tiebreak")
+        assert "Winner" in tiebreak or "Shared victory" in tiebreak
+        w.page.screenshot(path=str(ARTIFACTS / "viewer-7p-end.png"), full_page=True)
+        steps = w.page.evaluate(TIME_STEPS)
+        w.assert_quiet(path)
+    finally:
+        w.close()
+    (ARTIFACTS / "viewer-timings.json").write_text(json.dumps({
+        "players": 7, "positions": len(played.addresses), "page_bytes": path.stat().st_size,
+        "generation_s": round(generated, 4),
+        "step_ms_best_of_3": {"median": round(statistics.median(steps), 2), "max": round(max(steps), 2)},
+    }, indent=2) + "\n", encoding="utf-8")
+
+
+def test_turn_list_slider_and_buttons_move_to_the_position(browser, folder) -> None:
+    record, played, text = load("3p-babylon-halikarnassos-olympia.7wn")
+    path = write_page(folder, "3p.html", record, played, source=text)
+    w = Watched(browser, viewport={"width": 1280, "height": 900})
+    try:
+        w.open(path)
+        w.page.click("#turnlist button >> text=II.3")
+        shown = w.page.evaluate(READ_POSITION)
+        assert shown["label"].startswith("II.3: ") and shown["coins"] == expected(played, "II.3", 0)["coins"]
+        w.page.click("#next")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("II.4: ")
+        w.page.click("#first")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("I.0: ")
+        w.page.fill("#slider", "5")  # range inputs take fill(): an input event at that value
+        assert w.page.evaluate(READ_POSITION)["label"].startswith(f"{played.addresses[5]}: ")
+        w.page.click("#last")
+        assert w.page.evaluate(READ_POSITION)["totals"] == [str(x.total) for x in played.scores.lines]
+        # the commentary pane shows the record's comments at their turn, the glyphs on their actions
+        w.page.click("#turnlist button >> text=II.1")
+        assert "Scriptorium" in w.page.text_content("#notes")
+        assert w.page.text_content("#actions .glyph") == "!"
+        # keyboard alone: tab to a turn button and use the arrows from there
+        w.page.focus("#turnlist button >> text=I.2")
+        w.page.keyboard.press("Enter")
+        w.page.keyboard.press("ArrowRight")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("I.3: ")
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
+def test_a_deep_link_opens_its_position_and_a_bad_one_is_ignored(browser, folder) -> None:
+    record, played, text = load("3p-babylon-halikarnassos-olympia.7wn")
+    path = write_page(folder, "deep.html", record, played, source=text)
+    w = Watched(browser)
+    try:
+        w.open(path, "#II.3")
+        shown = w.page.evaluate(READ_POSITION)
+        assert shown["label"].startswith("II.3: ") and shown["hash"] == "#II.3"
+        assert shown["coins"] == expected(played, "II.3", 0)["coins"]
+        w.open(path, "#iii.END")  # any case, as show --at reads addresses
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("III.end: ")
+        w.page.evaluate("location.hash = '#I.4'")  # a changed fragment moves the page
+        w.page.wait_for_function("document.getElementById('label').textContent.startsWith('I.4: ')")
+        w.page.evaluate("location.hash = '#II.99'")  # a fragment naming no position leaves it where it is
+        w.page.wait_for_timeout(100)
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("I.4: ")
+        w.page.evaluate("location.hash = '#I.5'")
+        w.page.wait_for_function("document.getElementById('label').textContent.startsWith('I.5: ')")
+        w.open(path, "#IV.9")  # loaded at no position: the first one
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("I.0: ")
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
+def test_the_seat_view_hides_the_other_hands(browser, folder) -> None:
+    record, played, _ = load("4p-alexandria-ephesos-gizah-rhodos.7wn")
+    path = write_page(folder, "seat2.html", record, played, view_seat=2)
+    w = Watched(browser)
+    try:
+        w.open(path, "#I.3")
+        name = record.seats[1].name
+        assert w.page.text_content("#view").startswith(f"As seen by {name}")
+        hands = w.page.evaluate("""() => [...document.querySelectorAll('#cities article.city')].map(a => {
+            const h = a.querySelector('[data-field=hand]'); return h ? h.textContent : null; })""")
+        state = played.position("I.3")
+        assert hands[1] == ", ".join(c.name for c in state.hands[1])
+        assert all(set(h.split(", ")) == {"?"} for k, h in enumerate(hands) if k != 1)
+        assert w.page.is_visible("article.city.me[data-seat='2']")
+        assert "[Seed" not in w.page.text_content("#source")
+        w.page.screenshot(path=str(ARTIFACTS / "viewer-seat-view.png"))
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
+def test_download_saves_the_embedded_source(browser, folder) -> None:
+    record, played, text = load("partial-4p-niamh.7wn")
+    path = write_page(folder, "partial.html", record, played, source=text, download_name="niamh's game")
+    w = Watched(browser, accept_downloads=True)
+    try:
+        w.open(path)
+        with w.page.expect_download() as info:
+            w.page.click("#download")
+        download = info.value
+        assert download.suggested_filename == "niamh-s-game.7wn"
+        assert Path(download.path()).read_text(encoding="utf-8") == text
+        assert all(url.split("#")[0] == path.as_uri() or url.startswith("blob:file") for url in w.requests)
+        assert not w.errors, w.errors
+    finally:
+        w.close()
+
+
+def test_a_broken_record_marks_its_findings_at_their_turn_R_LAST(browser, folder) -> None:
+    case = ROOT / "spec" / "cases" / "023-last-card-wrong-discard.7wn"
+    record = next(iter(read_games(case)))
+    played = replay(record)
+    path = write_page(folder, "case-023.html", record, played, source=case.read_text(encoding="utf-8"))
+    w = Watched(browser)
+    try:
+        w.open(path)
+        flagged = w.page.evaluate("""() => [...document.querySelectorAll('#turnlist button')]
+            .filter(b => b.querySelector('.flag.bad')).map(b => b.getAttribute('aria-label'))""")
+        assert flagged == ["I.6, Age I after turn 6, 1 finding"]
+        w.page.click("#allfindings button")  # "go to I.6"
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("I.6: ")
+        finding = w.page.text_content("#findings")
+        assert "R-LAST" in finding and "line 20" in finding
+        source_line = case.read_text(encoding="utf-8").split("\n")[19]
+        assert source_line.startswith("I.6 ")
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
+def test_a_phone_in_portrait_reads_the_page_without_sideways_scrolling(browser, folder) -> None:
+    record, played, text = load("7p-all-wonders.7wn")
+    path = write_page(folder, "7p-phone.html", record, played, source=text)
+    w = Watched(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                has_touch=True)
+    try:
+        w.open(path, "#II.3")
+        width = w.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        shown = w.page.evaluate(READ_POSITION)
+        assert shown["coins"] == expected(played, "II.3", 0)["coins"]
+        assert w.page.is_visible("#next") and w.page.is_visible("#label")
+        w.page.tap("#next")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("II.4: ")
+        w.page.screenshot(path=str(ARTIFACTS / "viewer-phone.png"))
+        w.page.emulate_media(media="print")
+        assert not w.page.is_visible("#controls")  # printing leaves out the controls
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
+def test_ci_installs_chromium_and_makes_the_browser_tests_required() -> None:
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "missing+=(chromium)" in script and "apt-get update" in script
+    assert "export CI=true" in script
+    assert script.index("export CI=true") < script.index("pytest")
