@@ -347,4 +347,4 @@ def test_ci_installs_chromium_and_makes_the_browser_tests_required() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "missing+=(chromium)" in script and "apt-get update" in script
     assert "export CI=true" in script
-    assert script.index("export CI=true") < script.index("pytest")
+    assert script.index("export CI=true") < script.index("python3 -m pytest")

@@ -50,7 +50,10 @@ def page_data(document_text: str) -> dict[str, Any]:
     m = _DATA_RE.search(document_text)
     if m is None:
         raise ValueError("not a wnotation viewer page: no embedded game data")
-    return json.loads(m.group(1))
+    data = json.loads(m.group(1))
+    if "source" not in data:
+        data["source"] = "".join(value for _, value in data["tokens"])
+    return data
 
 
 def text(value: str) -> str:
@@ -105,7 +108,7 @@ def page(record: Record, replay: Replay, *, view_seat: int | None = None, source
     ``view_seat`` not at the table."""
     data = game_data(record, replay, view_seat=view_seat, source=source, line0=line0)
     data["download"] = file_name(download_name.removesuffix(".7wn")) + ".7wn"
-    data["tokens"] = tokens(data["source"])
+    data["tokens"] = tokens(data.pop("source"))  # the tokens' texts joined are the source: embedded once
     skeleton = asset("viewer.html")
     body = (skeleton
             + f'<script type="application/json" id="wn-data">{script_json(data)}</script>\n')

@@ -6,6 +6,8 @@
   var P = D.positions;
   var SVG = "http://www.w3.org/2000/svg";
   var names = D.seats.map(function (s) { return s.name; });
+  // the source is embedded once, as the lexer's tokens; their texts joined are the source
+  var SOURCE = D.tokens ? D.tokens.map(function (t) { return t[1]; }).join("") : D.source;
   var index = new Map();
   P.forEach(function (p, i) { index.set(p.address, i); });
   var cur = -1;
@@ -139,7 +141,7 @@
       D.tokens.forEach(function (t) { frag.appendChild(el("span", t[0] ? "t-" + t[0] : null, t[1])); });
       pre.appendChild(frag);
     } else {
-      pre.textContent = D.source;
+      pre.textContent = SOURCE;
     }
   }
 
@@ -386,7 +388,7 @@
     if (i !== null) go(i, true);
   });
   $("download").addEventListener("click", function () {
-    var url = URL.createObjectURL(new Blob([D.source], { type: "text/plain;charset=utf-8" }));
+    var url = URL.createObjectURL(new Blob([SOURCE], { type: "text/plain;charset=utf-8" }));
     var a = document.createElement("a");
     a.href = url;
     a.download = D.download;
