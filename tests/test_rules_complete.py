@@ -1,20 +1,23 @@
-"""Completeness: every rule and ruling of the reference has an engine test named after its ID.
+"""Completeness: every rule of the engine's registry (wnotation/engine/rulebook.py) has an engine test named after
+its ID, is the rule index of spec/rulings.md, and is the only kind of ID the engine cites.
 
 A test covers rule ``R-X-Y`` when its name contains ``R_X_Y__`` (the double underscore ends the ID, so R-HALI
 and R-HALI-LAST are told apart), or, for the hand-worked game, ends with ``_R_X_Y``.
 """
 
 import ast
+import re
 from pathlib import Path
 
-# The IDs of ../shared/reference/rules-2e.md, in its order (the reference is not shipped with the repository).
-RULES = (
-    "R-SEAT R-DECK R-BOARD R-START R-TURN R-UNIQUE R-STAGE R-SELL R-PASS R-LAST R-RESOLVE R-COINS-TURNSTART "
-    "R-COUNT-SAMETURN R-PRODUCE R-TRADE R-PRICE R-TRADE-MINIMAL R-COST-COINS R-CHAIN R-OLYMPIA-D2 R-OLYMPIA-N1 "
-    "R-OLYMPIA-N2 R-FREE R-BABYLON-N1 R-HALI R-HALI-UNKNOWN R-HALI-LAST R-SCIENCE-ANY R-MILITARY R-SCORE R-GUILD-COUNT R-WIN"
-).split()
+import pytest
+
+from wnotation.engine import rulebook
+
+#: The IDs of the registry, in the reference's order (tests/test_casebook.py checks the casebook against them).
+RULES = rulebook.ids()
 
 HERE = Path(__file__).parent
+RULINGS = HERE.parent / "spec" / "rulings.md"
 
 
 def _test_names():
@@ -37,6 +40,51 @@ def test_every_rule_has_a_named_test():
 def test_every_rule_the_engine_cites_is_a_known_rule():
     source = "\n".join(p.read_text(encoding="utf-8")
                        for p in (HERE.parent / "wnotation" / "engine").glob("*.py"))
-    import re
     cited = set(re.findall(r"R-[A-Z0-9]+(?:-[A-Z0-9]+)*", source))
     assert cited - set(RULES) == set()
+
+
+def _index_rows() -> list[list[str]]:
+    table = RULINGS.read_text(encoding="utf-8").split("## Rule index", 1)[1]
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in table.splitlines() if re.match(r"\| R-", line)]
+
+
+def test_the_rulings_index_is_the_registry_titles_and_marks_included():
+    rows = _index_rows()
+    assert [row[0] for row in rows] == list(RULES)
+    for (rule_id, what, _legal, _illegal, note), rule in zip(rows, rulebook.RULES):
+        assert what == (f"(ruling) {rule.title}" if rule.is_ruling else rule.title), rule_id
+        assert ("no illegal side" in note) == (not rule.breakable), rule_id
+
+
+def test_each_ruling_section_of_the_spec_is_a_registry_entry():
+    headings = re.findall(r"^### (.+)$", RULINGS.read_text(encoding="utf-8"), re.MULTILINE)
+    assert headings == [r.ruling for r in rulebook.RULES if r.ruling is not None]
+    assert all(r.is_ruling for r in rulebook.RULES if r.ruling is not None)
+    assert all(h.startswith(f"{r.id}: ") for h, r in zip(headings, [r for r in rulebook.RULES if r.ruling]))
+
+
+def test_registry_entries_are_complete_and_unique():
+    assert len(set(RULES)) == len(RULES) == len(rulebook.RULES)
+    sections = (rulebook.SETUP, rulebook.TURN, rulebook.PAYING, rulebook.POWERS, rulebook.AGE_END, rulebook.SCORING)
+    order = [sections.index(r.section) for r in rulebook.RULES]
+    assert order == sorted(order)  # the reference's chapters, in its order
+    for rule in rulebook.RULES:
+        assert re.fullmatch(r"R-[A-Z0-9]+(-[A-Z0-9]+)*", rule.id)
+        assert rule.title and rule.summary.endswith(".") and len(rule.summary) > len(rule.title)
+
+
+@pytest.mark.parametrize("text, found", [("R-TRADE", "R-TRADE"), ("r-trade", "R-TRADE"), ("TRADE", "R-TRADE"),
+                                         ("trade minimal", "R-TRADE-MINIMAL"), ("R_HALI_LAST", "R-HALI-LAST")])
+def test_lookup_takes_any_case_and_spacing(text, found):
+    assert rulebook.lookup(text).id == found
+
+
+def test_an_unknown_rule_suggests_the_nearest():
+    with pytest.raises(rulebook.UnknownRule) as info:
+        rulebook.lookup("R-TRAED")
+    assert info.value.suggestion == "R-TRADE"
+    assert str(info.value) == "no rule 'R-TRAED'; did you mean R-TRADE?"
+    with pytest.raises(KeyError):
+        rulebook.lookup("castling")

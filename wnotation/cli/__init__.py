@@ -20,7 +20,7 @@ The package:
 - ``inputs`` (record paths, one game of a file, a game replayed), ``output`` (tables, fields, JSON, stderr),
   ``progress`` (the progress bar), ``completion`` (shell completion of argument values);
 - one module per command group: ``cards``, ``check``, ``score``, ``show``, ``fmt``, ``json_command`` (``json``
-  and ``schema``), ``generate``. The process pool of ``check --jobs`` is the library's
+  and ``schema``), ``generate``, ``rules``. The process pool of ``check --jobs`` is the library's
   (:func:`wnotation.batch.check_many`), the JSON report stream ``jsonreport``.
 
 **Adding a command**: write ``wnotation/cli/NAME.py`` with a ``@click.command()`` function (import the library
@@ -48,6 +48,7 @@ COMMAND_MODULES = (
     "json_command",
     "generate",
     "cards",
+    "rules",
 )
 
 for _name in COMMAND_MODULES:
