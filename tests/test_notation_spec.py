@@ -85,3 +85,100 @@ def test_every_example_is_a_legal_record(where, text):
     for record in parse_many(text):
         errors = [str(f) for f in replay.replay(record).findings if f.severity == "error"]
         assert errors == [], where
+
+
+# --- keyword case (section 2) -------------------------------------------------------------------------------
+
+#: Where each keyword stands in a game read after the example header ({} marks it).
+_KEYWORD_PLACES = {
+    "sell": "I.1 Lumber Yard | {} ? | stage ?", "stage": "I.1 Lumber Yard | sell ? | {} ?",
+    "discard": "I.1 Lumber Yard, {} Loom | sell ? | stage ?", "pick": "I.1 Lumber Yard, {} Loom | sell ? | stage ?",
+    "game": "{} !", "result": "I.1 Lumber Yard | sell ? | stage ?\n{} Alice: total 3",
+    "I": "{}.1 Lumber Yard | sell ? | stage ?", "left": "I.1 Temple ({} clay) | sell ? | stage ?",
+    "right": "I.1 Temple ({} clay) | sell ? | stage ?", "L": "I.1 Temple ({} clay) | sell ? | stage ?",
+    "R": "I.1 Temple ({} clay) | sell ? | stage ?",
+    **{r: "I.1 Temple (L {}) | sell ? | stage ?" for r in ("wood", "stone", "clay", "ore", "glass", "papyrus", "loom")},
+    **{c: "I.1 Lumber Yard | sell ? | stage ?\nresult Alice: {} 3"
+       for c in ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total", "coins",
+                 "rank")},
+}
+#: The four non-ASCII characters that match an ASCII letter of a keyword (section 2), and nothing else does.
+_EXTRA = {"ſ": "s", "\u212a": "k", "İ": "i", "ı": "i"}
+
+
+def _look_alikes(letters: set[str]) -> dict[str, list[str]]:
+    """For each lower-case ASCII letter, the characters that might pass for it: its two ASCII cases and every
+    non-ASCII character whose lower, upper or case-folded form holds it (``ſ``, ``ß``, ``ﬁ``, ``K``, ``ẚ``, …)."""
+    out = {x: [x, x.upper()] for x in letters}
+    for code in range(128, 0x110000):
+        c = chr(code)
+        forms = c.casefold() + c.lower() + c.upper().lower()
+        for x in letters & set(forms):
+            out[x].append(c)
+    return out
+
+
+def test_keyword_case_is_ascii_and_exactly_four_other_letters():
+    """Section 2: each keyword letter in either ASCII case, or ſ (s), K (k), İ and ı (i); no other character
+    (no ß for ss, no ﬁ for fi, no fullwidth letters), and a keyword read so is the keyword."""
+    from wnotation.notation import parse
+
+    candidates = _look_alikes(set("".join(_KEYWORD_PLACES).lower()))
+    for keyword, place in _KEYWORD_PLACES.items():
+        plain = parse(HEADER + "\n" + place.format(keyword.lower()))
+        for i, letter in enumerate(keyword):
+            for c in candidates[letter.lower()] + ["\uff41"]:  # fullwidth a, never a keyword letter
+                written = keyword[:i] + c + keyword[i + 1:]
+                should = c.isascii() and c.lower() == letter.lower() or _EXTRA.get(c) == letter.lower()
+                try:
+                    record = parse(HEADER + "\n" + place.format(written))
+                except NotationError:
+                    assert not should, written
+                else:
+                    assert should, written
+                    assert record.turns == plain.turns and record.results == plain.results and (
+                        record.annotation == plain.annotation), written
+
+
+# --- comment padding and where annotations attach (sections 8.1, 8.3) ----------------------------------------
+
+
+def _section(number: str) -> str:
+    return SPEC.split(f"\n### {number} ", 1)[1].split("\n### ", 1)[0]
+
+
+def _rows(text: str, heading: str) -> list[list[str]]:
+    start = text.index(heading)
+    end = text.find("\n\n", start)
+    return [[c.strip() for c in line.strip().strip("|").split(" | ")]
+            for line in text[start : end if end >= 0 else None].splitlines()[2:]]
+
+
+def test_comment_and_tag_texts_are_what_8_1_says():
+    """Each row: the annotation as written, its text (or [key, value]) as JSON, and how a writer writes it."""
+    import json
+
+    rows = _rows(_section("8.1"), "| written | text or")
+    assert len(rows) >= 15
+    for written, value, canonical in rows:
+        written, canonical = written.strip("`"), canonical.strip("`")
+        record = parse_many(HEADER + "\n" + written + "\nI.1 Lumber Yard | sell ? | stage ?\n")[0]
+        annotation = record.turns[0].annotation
+        expected = json.loads(value.strip("`"))
+        if written.startswith("{"):
+            assert annotation.before == (expected,), written
+        else:
+            assert annotation.tags == (tuple(expected),), written
+        line = write(record).split("\n\n", 1)[1].splitlines()
+        shown = line[0] if written.startswith("{") else line[-1].split(" // ", 1)[1]
+        assert shown == canonical, written
+
+
+def test_an_annotation_after_a_pick_belongs_to_the_pick_even_before_a_discard_clause():
+    (text,) = [t for k, _, t in BLOCKS if k == "7wn-body" and "pick Workshop { from the pile }, discard" in t]
+    (record,) = parse_many(HEADER + "\n" + text)
+    action = record.turns[5].actions[2]
+    assert action.pick.card == "Workshop" and action.pick.annotation.after == ("from the pile",)
+    assert action.discard == "West Trading Post" and action.annotation.after == ("unused",)
+    assert ("I.6 Scriptorium, discard Marketplace | Stockade | stage Timber Yard, discard West Trading Post "
+            "{ unused }, pick Workshop { from the pile }") in write(record).splitlines()

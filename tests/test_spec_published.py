@@ -148,3 +148,17 @@ def test_the_json_example_is_the_7wn_example_after_it():
     (record,) = records_from_json(document)
     assert record == parse(text)
     assert write(record) == text
+
+
+def test_the_introduction_lists_every_file_of_the_specification():
+    """7WN's introduction names the files that together are the specification; a new file under spec/ (other than
+    the generator) that it does not list, or a listed file that is gone, fails here."""
+    intro = (SPEC / "7wn.md").read_text(encoding="utf-8").split("\n## 1.", 1)[0]
+    listed = re.findall(r"^\| \[`([^`]+)`\]\(([^)]+)\)", intro, flags=re.M)
+    names = [name for name, _ in listed]
+    present = sorted(f"spec/{p.name}" + ("/" if p.is_dir() else "") for p in SPEC.iterdir()
+                     if p.name != "generate.py" and not p.name.startswith((".", "__")))
+    assert sorted(n for n in names if n.startswith("spec/")) == present
+    assert "grammar/7wn.lark" in names
+    for name, link in listed:
+        assert (SPEC / link).resolve().exists(), (name, link)
