@@ -49,6 +49,8 @@ COMMAND_MODULES = (
     "generate",
     "cards",
     "rules",
+    "share",
+    "archive",
 )
 
 for _name in COMMAND_MODULES:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from ..diagnostics import game_pieces, normalise, read_text, unreadable_reason
 from ..notation import NotationError, read_games
 from ..record import Record
 from .html import asset, document, file_name, page, text
@@ -81,9 +82,19 @@ def page_name(stem: str, number: int, many: bool, taken: set[str]) -> str:
     return name
 
 
+def _file_mode() -> int:
+    """The mode ``open()`` gives a new file (0o666 less the umask); ``mkstemp`` makes its files 0o600, which a
+    web server could not read."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_inside(out: Path, name: str, content: str) -> Path:
-    """Write ``content`` to ``out/name`` atomically (a temporary file beside it, then a rename, which replaces a
-    link rather than following it). Raises ``ValueError`` when ``name`` is not a plain name inside ``out``."""
+    """Write ``content`` to ``out/name`` atomically: a hidden temporary file beside it (not ``*.html`` nor
+    ``*.7wn``), flushed to disk, given the mode a new file gets, then renamed over ``name``, which replaces a
+    link there rather than following it. Raises ``ValueError`` when ``name`` is not a plain name inside ``out``,
+    ``OSError`` when the folder cannot be written (the temporary file is then removed)."""
     if not name or name != Path(name).name or name in (".", "..") or "\\" in name or "\x00" in name:
         raise ValueError(f"refusing to write {name!r}: not a plain file name inside {out}")
     target = out / name
@@ -91,6 +102,9 @@ def write_inside(out: Path, name: str, content: str) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
@@ -113,12 +127,16 @@ def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[
     taken: set[str] = {"index.html"}
     for path, stem in record_files(inputs):
         try:
-            games = list(read_games(path))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            report.unreadable.append((str(path), str(exc)))
+            text = normalise(read_text(path))
+        except (OSError, UnicodeDecodeError) as exc:
+            report.unreadable.append((str(path), unreadable_reason(exc)))
             continue
+        games = list(read_games(text, source=str(path)))
+        pieces = game_pieces(text, 1)
+        if len(pieces) != len(games):  # text before the first game, or none: embed the canonical text
+            pieces = [(None, 0)] * len(games)
         many = len(games) > 1
-        for number, game in enumerate(games, 1):
+        for number, (game, (piece, line0)) in enumerate(zip(games, pieces), 1):
             name = page_name(stem, number, many, taken)
             if not isinstance(game, Record):
                 message = str(game).splitlines()[0] if isinstance(game, NotationError) else str(game)
@@ -126,7 +144,7 @@ def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[
                 continue
             played = replay(game)
             seat = view_seat if view_seat is not None and view_seat <= game.players else None
-            write_inside(out_dir, name, page(game, played, view_seat=seat,
+            write_inside(out_dir, name, page(game, played, view_seat=seat, source=piece, line0=line0,
                                              download_name=name.removesuffix(".html")))
             sheet = played.scores
             report.games.append(SiteGame(

@@ -1,0 +1,185 @@
+"""``wnotation html`` and ``wnotation sheet``: a game as a self-contained viewer page, a folder of records as a
+club site, a score sheet or points-by-Age chart as an SVG picture. Thin: the pages and pictures are
+:mod:`wnotation.viewer`'s; this module reads the inputs, reports findings on stderr and writes atomically."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from . import completion
+from .errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UserError, worst
+from .inputs import RECORD_PATH, STDIN, STDIN_NAME, expand, read, replayed
+from .output import count, err
+
+if TYPE_CHECKING:
+    from ..record import Record
+
+HTML_EPILOG = """\b
+One game becomes one HTML file that needs nothing else: open it from disk, send it, put it on
+any web server. It makes no network request; the positions, scores and findings are computed
+here and embedded. A record with findings still gets its page, its findings marked at their
+turn (exit 1). With a directory (or several files, or -o naming a folder), every game becomes a
+page of a small static site in that folder, with an index.html of the games.
+
+\b
+Examples:
+  wnotation html replays/7p-all-wonders.7wn -o game.html
+  wnotation html club-night.7wn --game 3 --view Marta -o marta.html
+  wnotation html replays/ -o site/"""
+
+SHEET_EPILOG = """\b
+The picture is a standalone SVG (no script, no external reference, same bytes for the same game):
+the score pad, or with --chart the points each seat earned in each Age. With --at, the
+provisional sheet as if the game ended at that position.
+
+\b
+Examples:
+  wnotation sheet replays/7p-all-wonders.7wn -o sheet.svg
+  wnotation sheet game.7wn --at II.3 -o at-II.3.svg
+  wnotation sheet game.7wn --chart -o ages.svg"""
+
+
+@click.command(epilog=HTML_EPILOG, short_help="Write a game as one self-contained HTML viewer page (or a site).")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=RECORD_PATH)
+@click.option("-o", "--output", "output", metavar="FILE", help="The page to write (default: standard output); "
+              "a folder (existing, or ending in /) for a site.")
+@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N", help="Which game of the file (1 first).")
+@click.option("--view", "view", metavar="SEAT", shell_complete=completion.seat,
+              help="Show the game as this seat saw it (a name or a number): other hands and hidden cards unknown.")
+def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str | None) -> int:
+    """Write game N of PATH (- for stdin) as one self-contained HTML page, or every game of the PATHs as a site.
+
+    The page shows every position: each city, the turn's actions and trades, the commentary, the provisional
+    score and points by Age, the findings; keyboard (arrows, Home, End), deep links (game.html#II.3) and a
+    "download .7wn" button.
+    """
+    site = len(paths) > 1 or any(p != STDIN and os.path.isdir(p) for p in paths) or _names_folder(output)
+    if not site:
+        return _page(paths[0], output, game or 1, view)
+    if output is None:
+        raise click.UsageError("a site is written to a folder: give -o FOLDER")
+    if STDIN in paths:
+        raise click.UsageError("a site is built from files and folders, not '-' (stdin)")
+    if game is not None:
+        raise click.UsageError("--game chooses one game of a file; a site has a page for every game")
+    if view is not None and not view.lstrip("#").isdigit():
+        raise click.UsageError("a site's --view is a seat number (seat names differ from game to game)")
+    return _site(paths, output, int(view.lstrip("#")) if view is not None else None)
+
+
+def _names_folder(output: str | None) -> bool:
+    return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
+
+
+def _page(path: str, output: str | None, game: int, view: str | None) -> int:
+    from ..diagnostics import game_pieces, normalise, source_lines
+    from ..notation import NotationError, read_games
+    from ..viewer import page
+
+    text, source = read(path)
+    text = normalise(text)
+    games = list(read_games(text, source=source))
+    if not 1 <= game <= len(games):
+        have = "no game" if not games else count(len(games), "game")
+        raise UserError(f"{source} has {have}; there is no game {game}")
+    record = games[game - 1]
+    if isinstance(record, NotationError):
+        raise record  # compiler-style, exit 2: there is no Record to show
+    seat = _seat(record, view) if view is not None else None
+    played, code = replayed(record, source_lines(text), source)
+    pieces = game_pieces(text, 1)
+    piece, line0 = pieces[game - 1] if len(pieces) == len(games) else (None, 0)
+    stem = "game" if source == STDIN_NAME else Path(source).stem
+    name = f"{stem}-{game}" if len(games) > 1 else stem
+    document = page(record, played, view_seat=seat, source=piece, line0=line0, download_name=name)
+    _emit(document, output)
+    return code
+
+
+def _site(paths: tuple[str, ...], output: str, view: int | None) -> int:
+    from ..viewer import build_site
+
+    expand(paths)  # a missing path, or a folder without any .7wn file, is a usage error before anything is written
+    try:
+        report = build_site(paths, output, view_seat=view)
+    except OSError as exc:
+        raise UserError(f"cannot write {exc.filename or output}: {(exc.strerror or str(exc)).lower()}") from None
+    codes = [EXIT_OK]
+    for source, reason in report.unreadable:
+        err(f"error: cannot read {source}: {reason}")
+        codes.append(EXIT_USAGE)
+    for g in report.games:
+        if g.page is None:
+            err(g.error or f"{g.source}: game {g.number} cannot be read")
+            codes.append(EXIT_FINDINGS)
+        elif g.errors:
+            err(f"{g.source}: game {g.number}: {count(g.errors, 'error finding')}, marked in {g.page}")
+            codes.append(EXIT_FINDINGS)
+    if not report.games and not report.unreadable:
+        err("error: no game in the inputs")
+        codes.append(EXIT_FINDINGS)
+    click.echo(f"wrote {count(report.pages, 'page')} and index.html to {report.out}")
+    return worst(codes)
+
+
+def _seat(record: Record, text: str) -> int:
+    """The seat ``text`` names: a name (any case), or a number ``2`` / ``#2``. ``UserError`` otherwise."""
+    wanted = " ".join(text.split()).casefold()
+    digits = wanted.lstrip("#")
+    if digits.isdigit() and 1 <= int(digits) <= record.players:
+        return int(digits)
+    for k, s in enumerate(record.seats, start=1):
+        if " ".join(s.name.split()).casefold() == wanted:
+            return k
+    raise UserError(f"no seat {text!r} in this game (seats: {', '.join(s.name for s in record.seats)}, or 1-"
+                    f"{record.players})")
+
+
+def _emit(content: str, output: str | None) -> None:
+    """``content`` to standard output, or atomically to the file ``output`` (a temporary file beside it, then a
+    rename: a reader never sees half a page, and a failed write leaves the old file)."""
+    from ..viewer.site import write_inside
+
+    if output is None or output == "-":
+        click.echo(content, nl=False)
+        return
+    target = Path(output)
+    try:
+        write_inside(target.parent if str(target.parent) else Path("."), target.name, content)
+    except OSError as exc:
+        raise UserError(f"cannot write {output}: {(exc.strerror or str(exc)).lower()}") from None
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+@click.command(epilog=SHEET_EPILOG, short_help="Write a game's score sheet (or points-by-Age chart) as SVG.")
+@click.argument("file", type=RECORD_PATH)
+@click.option("-o", "--output", "output", metavar="FILE", help="The SVG file to write (default: standard output).")
+@click.option("--at", "where", metavar="ADDRESS", shell_complete=completion.address,
+              help="The position to score, e.g. II.3 (default: the last one; the final sheet of a finished game).")
+@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--chart", is_flag=True, help="The points each seat earned in each Age, as a bar chart.")
+def sheet(file: str, output: str | None, where: str | None, game: int, chart: bool) -> int:
+    """Replay game N of FILE (- for stdin) and write its score sheet, or its points by Age, as an SVG picture."""
+    from ..render import canonical_address
+    from ..viewer import chart_svg, sheet_svg
+    from .inputs import one_game
+
+    record, lines, source = one_game(file, game)
+    played, code = replayed(record, lines, source)
+    if played.final is None:
+        raise UserError(f"game {game} of {source} has no turn: there is no position to score")
+    draw = chart_svg if chart else sheet_svg
+    try:
+        picture = draw(played, canonical_address(where) if where is not None else None)
+    except KeyError as exc:
+        raise UserError(str(exc.args[0])) from None
+    _emit(picture, output)
+    return code
+
+
+COMMANDS = (html, sheet)
