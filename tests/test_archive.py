@@ -1,0 +1,297 @@
+"""The archive (wnotation.archive): rows equal the engine's figures, bad input is rows too, stats equal figures
+computed in Python from score sheets and events, and hostile values are only ever data (issue 16, issue 21 item 3)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+duckdb = pytest.importorskip("duckdb")
+
+from wnotation import read_games, write  # noqa: E402
+from wnotation.archive import rows as R  # noqa: E402
+from wnotation.archive.export import export  # noqa: E402
+from wnotation.archive.stats import Filters, prepare, run_query, run_stats  # noqa: E402
+from wnotation.archive.store import create_tables, insert_all, read_table  # noqa: E402
+from wnotation.engine import events as ev  # noqa: E402
+from wnotation.engine import replay  # noqa: E402
+from wnotation.engine.bot import play_game  # noqa: E402
+
+from cli_helpers import run  # noqa: E402
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+
+
+@cache
+def corpus() -> tuple:
+    """Generated games of every player count, both bots (Records, as `wnotation generate` writes them)."""
+    return tuple(play_game(3 + k % 5, 100 + k, "random" if k % 2 else "greedy") for k in range(30))
+
+
+def corpus_file(tmp_path: Path) -> Path:
+    path = tmp_path / "corpus.7wn"
+    path.write_text("\n".join(write(r) for r in corpus()), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("archive")
+    src = corpus_file(tmp)
+    summary = export([src], tmp / "out", piece_games=7)
+    return tmp / "out", summary
+
+
+def records_in_order():
+    return [r for r in read_games("\n".join(write(r) for r in corpus()))]
+
+
+def test_plays_are_the_actions_and_seats_the_score_sheets(exported):
+    out, summary = exported
+    games = read_table(out, "games")
+    seats = read_table(out, "seats")
+    plays = read_table(out, "plays")
+    records = records_in_order()
+    assert summary.games == len(games) == len(records) and summary.complete == len(records)
+    assert len(plays) == sum(len(t.actions) for r in records for t in r.turns) == summary.actions
+    by_game = defaultdict(list)
+    for row in seats:
+        by_game[row[0]].append(row)
+    for g, record in zip(games, records):
+        sheet = replay(record).scores
+        lines = by_game[g[0]]
+        assert [row[2] for row in lines] == [s.name for s in record.seats]
+        for row, line in zip(lines, sheet.lines):
+            cats = row[6:13]
+            assert sum(cats) == row[13] == line.total  # R-SCORE: the categories add up to the total
+            assert cats == tuple(v for _, v in line.categories)
+            assert (row[14], row[15]) == (line.coins, line.rank)
+            assert row[16] == (line.seat in sheet.winners())  # R-WIN
+
+
+def test_purchases_equal_the_trades_of_the_replay(exported):
+    """R-TRADE: each seat's coins paid to each neighbour and to the bank, summed over the plays, are the replay's
+    CoinsPaid events; every purchase with coins names its units (stated or as the engine chose them)."""
+    out, _ = exported
+    plays = read_table(out, "plays")
+    games = read_table(out, "games")
+    cols = R.TABLES["plays"]
+    at = {name: k for k, (name, _) in enumerate(cols)}
+    got: Counter = Counter()
+    for p in plays:
+        got[(p[0], p[at["seat"]], "bank")] += p[at["bank_coins"]]
+        got[(p[0], p[at["seat"]], "left")] += p[at["left_coins"]]
+        got[(p[0], p[at["seat"]], "right")] += p[at["right_coins"]]
+        for side in ("left", "right"):
+            units = p[at[f"{side}_units"]]
+            assert units is not None
+            assert (units == "") == (p[at[f"{side}_coins"]] == 0)
+    want: Counter = Counter()
+    for g, record in zip(games, records_in_order()):
+        n = record.players
+        for e in replay(record).events:
+            if type(e) is ev.CoinsPaid:
+                side = "bank" if e.to is None else "left" if e.to == e.seat % n + 1 else "right"
+                want[(g[0], e.seat, side)] += e.amount
+    assert +got == +want
+
+
+def test_plays_name_free_builds_extra_turns_and_picks(exported):
+    out, _ = exported
+    at = {name: k for k, (name, _) in enumerate(R.TABLES["plays"])}
+    plays = read_table(out, "plays")
+    records = records_in_order()
+    want_picks = sum(1 for r in records for e in replay(r).events if type(e) is ev.PickedFromDiscard)
+    assert sum(1 for p in plays if p[at["pick"]] is not None) == want_picks
+    want_chain = sum(1 for r in records for e in replay(r).events if type(e) is ev.CardBuilt and e.how == "chain")
+    assert sum(1 for p in plays if p[at["free"]] == "chain") == want_chain
+    extra = sum(1 for r in records for t in r.turns if t.number == 7 for _ in t.actions)
+    assert sum(1 for p in plays if p[at["extra_turn"]]) == extra
+    assert all(p[at["outcome"]] in ("built", "staged", "sold") for p in plays)
+
+
+def test_military_rows_are_the_conflicts(exported):
+    """R-MILITARY: each seat meets both neighbours every Age; the tokens are the score sheet's military."""
+    out, _ = exported
+    military = read_table(out, "military")
+    seats = {(row[0], row[1]): row for row in read_table(out, "seats")}
+    total: Counter = Counter()
+    for gid, age, seat, opponent, token, result in military:
+        total[(gid, seat)] += token
+        assert result == ("victory" if token > 0 else "defeat" if token < 0 else "tie")
+    assert len(military) == 2 * 3 * len(seats)
+    for key, row in seats.items():
+        assert total[key] == row[6]
+
+
+def test_every_run_gives_the_same_parts(tmp_path, exported):
+    out, _ = exported
+    again = export([corpus_file(tmp_path)], tmp_path / "again", piece_games=7, jobs=2)
+    for table in R.TABLES:
+        if table != "games":
+            assert read_table(out, table) == read_table(tmp_path / "again", table), table
+    # the games table differs only in the file column (another path)
+    strip = [row[:1] + row[2:] for row in read_table(out, "games")]
+    assert strip == [row[:1] + row[2:] for row in read_table(tmp_path / "again", "games")]
+    assert again.pieces == -(-len(corpus()) // 7)
+
+
+def test_bad_input_is_rows_and_counted_while_the_rest_exports(tmp_path):
+    good = write(corpus()[0])
+    broken = good.replace("\nI.2 ", "\nI.2 Nonsense Card ", 1)
+    (tmp_path / "good.7wn").write_text(good, encoding="utf-8")
+    (tmp_path / "mixed.7wn").write_text(broken + "\n" + good, encoding="utf-8")
+    (tmp_path / "latin1.7wn").write_bytes(good.encode("utf-8") + b"\xe9\n")
+    (tmp_path / "empty.7wn").write_text("", encoding="utf-8")
+    stated = corpus()[1]
+    line = stated.results[0]
+    stated = stated.model_copy(update={"results": (line.model_copy(update={"total": line.total + 1}),)
+                                       + stated.results[1:]})
+    (tmp_path / "wrong.7wn").write_text(write(stated), encoding="utf-8")
+    names = ["good.7wn", "mixed.7wn", "latin1.7wn", "empty.7wn", "wrong.7wn", "missing.7wn"]
+    summary = export([tmp_path / n for n in names], tmp_path / "out")
+    assert (summary.unreadable, summary.no_game, summary.broken, summary.wrong_results) == (2, 1, 1, 1)
+    assert summary.complete == 3 and summary.problems == 5
+    games = read_table(tmp_path / "out", "games")
+    findings = read_table(tmp_path / "out", "findings")
+    by_file = defaultdict(list)
+    for g in games:
+        by_file[Path(g[1]).name].append(g)
+    assert [g[4] for g in by_file["mixed.7wn"]] == [False, True]  # the broken game, then the good one read
+    assert by_file["mixed.7wn"][0][6] == corpus()[0].players  # what its tag section says is kept
+    assert [g[4] for g in by_file["latin1.7wn"]] == [False]
+    rules = {(Path(next(g[1] for g in games if g[0] == f[0])).name, f[3]) for f in findings}
+    assert ("latin1.7wn", "unreadable") in rules and ("missing.7wn", "unreadable") in rules
+    assert ("empty.7wn", "games") in rules and ("wrong.7wn", "R-SCORE") in rules
+    assert any(name == "mixed.7wn" and rule not in ("R-SCORE",) for name, rule in rules)
+    wrong_row = by_file["wrong.7wn"][0]
+    assert wrong_row[17] is True and wrong_row[18] is False  # results stated, and they do not match
+    result = run("export", *[str(tmp_path / n) for n in names[:-1]], "-o", str(tmp_path / "cli"), code=1)
+    assert "1 broken" in result.stdout and "2 unreadable" not in result.stdout
+
+
+# --- stats against Python ----------------------------------------------------------------------------------------
+
+
+def _python_figures():
+    wins, seats, score = Counter(), Counter(), Counter()
+    cats = defaultdict(list)
+    built = Counter()
+    trade = Counter()
+    ada = []
+    for record in corpus():
+        played = replay(record)
+        sheet = played.scores
+        n = record.players
+        for s, line in zip(record.seats, sheet.lines):
+            key = (s.wonder, s.side)
+            seats[key] += 1
+            wins[key] += line.rank == 1
+            score[key] += line.total
+            for name, value in line.categories:
+                cats[name].append(value)
+            if s.name == "Ada":
+                ada.append(line)
+        for e in played.events:
+            if type(e) is ev.CardBuilt or type(e) is ev.PickedFromDiscard:
+                built[e.card.name] += 1
+            if type(e) is ev.CoinsPaid and e.to is not None:
+                trade[(record.seats[e.seat - 1].wonder, record.seats[e.to - 1].wonder)] += e.amount
+    return wins, seats, score, cats, built, trade, ada
+
+
+def test_stats_equal_figures_computed_from_score_sheets(exported):
+    out, _ = exported
+    wins, seats, score, cats, built, trade, ada = _python_figures()
+    reports = {r.name: r for r in run_stats([out])}
+    wonders = {(row[0], row[1]): row for row in reports["wonders"].rows}
+    assert set(wonders) == set(seats)
+    for key, row in wonders.items():
+        assert row[2] == seats[key] and row[3] == wins[key]
+        assert row[4] == pytest.approx(wins[key] / seats[key], abs=1e-4)
+        assert row[5] == pytest.approx(score[key] / seats[key], abs=0.01)
+    categories = {row[0]: row for row in reports["categories"].rows}
+    assert [row[0] for row in reports["categories"].rows] == ["military", "treasury", "wonder", "civilian",
+                                                              "commercial", "guilds", "science"]
+    for name, values in cats.items():
+        assert categories[name][1] == pytest.approx(sum(values) / len(values), abs=0.01)
+    cards = {row[0]: row[2] for row in reports["cards"].rows}
+    # the plays table holds the outcome of a build; a build applied as a discard is not a built card
+    assert cards == {name: count for name, count in built.items()}
+    flows = {(row[0], row[1]): row[3] for row in reports["trades"].rows}
+    assert flows == dict(trade)
+    player = {r.name: r for r in run_stats([out], Filters(player="Ada"))}["player"]
+    overall = player.rows[0]
+    assert overall[0] == "(all)" and overall[2] == len(ada)
+    assert overall[3] == sum(1 for line in ada if line.rank == 1)
+    assert overall[5] == pytest.approx(sum(line.total for line in ada) / len(ada), abs=0.01)
+
+
+def test_stats_filters_by_player_count_event_and_date(exported, tmp_path):
+    out, _ = exported
+    three = [r for r in corpus() if r.players == 3]
+    overview = run_stats([out], Filters(players=3), ["overview"])[0]
+    assert overview.rows[0][0] == len(three)
+    assert run_stats([out], Filters(event="no such event"), ["overview"])[0].rows[0][0] == 0
+    from datetime import date
+
+    assert run_stats([out], Filters(date_from=date(2000, 1, 1)), ["overview"])[0].rows[0][0] == 0  # dates unknown
+
+
+def test_stats_read_7wn_parquet_and_duckdb_alike(tmp_path):
+    src = corpus_file(tmp_path)
+    export([src], tmp_path / "out", duckdb_file=tmp_path / "a.duckdb")
+    a = run_stats([src])
+    b = run_stats([tmp_path / "out"])
+    c = run_stats([str(tmp_path / "a.duckdb")])
+    assert [r.rows for r in a] == [r.rows for r in b] == [r.rows for r in c]
+
+
+# --- SQL safety (issue 21 item 3) -----------------------------------------------------------------------------------
+
+HOSTILE = ["'; DROP TABLE plays; --", 'Bo"b\' OR 1=1 --', "Zoë \u2028 $player ?", "名前", "x" * (1 << 20),
+           "); DELETE FROM seats; SELECT ('"]
+
+
+def test_hostile_names_and_events_are_data(tmp_path):
+    """Player names and events that look like SQL, quotes, unicode and a 1 MB string: stored as written, and a
+    filter on each returns exactly its rows (the tables survive)."""
+    con = duckdb.connect()
+    create_tables(con)
+    games = []
+    for k, name in enumerate(HOSTILE):
+        base = corpus()[k]
+        seats = (base.seats[0].model_copy(update={"name": name}),) + base.seats[1:]
+        tags = tuple(t.model_copy(update={"value": name}) if t.name == "Event" else t for t in base.tags)
+        record = base.model_copy(update={"seats": seats, "tags": tags})
+        rows = R.game_rows(record, replay(record), gid=k + 1, source=name, index=1)
+        insert_all(con, rows.tables, str(tmp_path))
+        games.append((record, replay(record).scores))
+    for k, (name, (record, sheet)) in enumerate(zip(HOSTILE, games)):
+        filters = Filters(player=name, event=name)
+        prepare(con, filters)
+        overview = run_query(con, "overview", filters)
+        assert overview.rows[0][0] == 1 and overview.rows[0][2] == sum(len(t.actions) for t in record.turns)
+        player = run_query(con, "player", filters)
+        assert player.rows[0][2] == 1 and player.rows[0][5] == sheet.lines[0].total
+        stored = con.execute("SELECT name, file FROM seats JOIN games USING (game_id) WHERE seat = 1 AND "
+                             "game_id = ?", [k + 1]).fetchall()
+        assert stored == [(name, name)]
+    assert con.execute("SELECT count(*) FROM plays").fetchone()[0] > 0
+
+
+def test_export_and_stats_commands(tmp_path):
+    run("export", str(REPLAYS), "-o", str(tmp_path / "arch"))
+    out = run("stats", str(tmp_path / "arch"), "--json").stdout
+    import json
+
+    data = json.loads(out)
+    names = [r["name"] for r in data["reports"]]
+    assert names[0] == "overview" and data["reports"][0]["rows"][0]["games"] == 6
+    csv_out = run("stats", str(REPLAYS), "--csv", "--players", "4").stdout
+    assert csv_out.startswith("# overview\ngames,complete,plays,errors,wrong_results\n2,")
+    run("stats", str(REPLAYS), "--from", "not a date", code=2)
+    run("export", str(REPLAYS), code=2)

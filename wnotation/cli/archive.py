@@ -1,0 +1,188 @@
+"""``wnotation export`` and ``wnotation stats``: archives as Parquet or DuckDB, and the standard questions asked
+of them. Thin: the work is :mod:`wnotation.archive`'s (DuckDB and Dask are optional extras, imported only here
+when a command runs)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+from typing import Any
+
+import click
+
+from .errors import EXIT_FINDINGS, EXIT_OK, UserError
+from .inputs import RECORD_PATH, STDIN, STDIN_NAME, expand
+
+EXPORT_EPILOG = """\b
+The archive's tables (games, seats, plays, military, findings) are documented in
+spec/archive.md. Broken games and unreadable inputs are rows too (games.read false, their
+errors in findings); the summary line counts them. Exit codes: 0 every game exported
+clean, 1 some input or game has an error (it is in the tables), 2 usage error.
+
+\b
+Examples:
+  wnotation export replays/ -o archive/
+  wnotation export games.7wn -o archive/ --duckdb games.duckdb --jobs 2
+  wnotation export big/ -o /shared/archive --scheduler tcp://10.0.0.5:8786"""
+
+
+def _inputs(paths: tuple[str, ...]) -> list[Any]:
+    from ..diagnostics import stdin_text
+
+    found = expand(paths)
+    return [(STDIN_NAME, stdin_text()) if p == STDIN else p for p in found]
+
+
+def _archive_errors() -> tuple[type[Exception], ...]:
+    from ..archive.store import ArchiveError
+
+    return (ArchiveError,)
+
+
+@click.command(epilog=EXPORT_EPILOG, short_help="Export records as an archive: Parquet tables or a DuckDB file.")
+@click.argument("paths", nargs=-1, required=True, metavar="SRC...", type=RECORD_PATH)
+@click.option("--output", "-o", "out", metavar="DIR", type=click.Path(file_okay=False),
+              help="Write the Parquet tables into DIR (created; an earlier archive there is replaced).")
+@click.option("--duckdb", "duckdb_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Also (or only) write the tables into the DuckDB file FILE (tables of those names replaced).")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, metavar="N",
+              help="Export in N worker processes (0: one per CPU). The files are the same whatever N is.")
+@click.option("--scheduler", metavar="ADDRESS", help="Run the pieces on the Dask cluster whose scheduler is at "
+              "ADDRESS (tcp://host:8786); its workers need wnotation and DIR at the same path.")
+def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, jobs: int, scheduler: str | None) -> int:
+    """Export 7WN records as an archive for SQL: one row per game, seat, play, military conflict and finding.
+
+    SRC is a .7wn file, a directory (searched recursively for *.7wn files) or - for standard input. Needs
+    DuckDB: pip install 'wnotation[analytics]' (and 'wnotation[cluster]' for --scheduler).
+    """
+    from ..archive.export import export as run_export
+
+    if out is None and duckdb_file is None:
+        raise click.UsageError("give an output: -o DIR, --duckdb FILE or both")
+    inputs = _inputs(paths)
+    try:
+        summary = run_export(inputs, out, duckdb_file=duckdb_file, jobs=jobs, scheduler=scheduler)
+    except _archive_errors() as exc:
+        raise UserError(str(exc)) from None
+    click.echo(str(summary))
+    return EXIT_FINDINGS if summary.problems else EXIT_OK
+
+
+STATS_EPILOG = """\b
+The queries are SQL files in the package (wnotation/archive/sql/*.sql): read them to see
+exactly what a figure means, or start your own from them with duckdb. Win rates count a
+shared victory as a win for each winner. Dates filter games.played_on (games with an
+unknown date drop out once --from or --to is given).
+
+\b
+Examples:
+  wnotation stats replays/
+  wnotation stats archive/ --players 4 --json
+  wnotation stats games.duckdb --player Ada --from 2026-01-01"""
+
+
+class DateType(click.ParamType):
+    name = "DATE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> date:
+        if isinstance(value, date):
+            return value
+        text = str(value).replace(".", "-")
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            self.fail(f"{value!r} is not a date: write YYYY-MM-DD (or YYYY.MM.DD)", param, ctx)
+
+
+@click.command(epilog=STATS_EPILOG, short_help="Win rates, scores, cards and trades of an archive.")
+@click.argument("paths", nargs=-1, required=True, metavar="SRC...", type=RECORD_PATH)
+@click.option("--player", metavar="NAME", help="One player's record across games instead (the seat name).")
+@click.option("--players", type=click.IntRange(3, 7), metavar="N", help="Only games of N players.")
+@click.option("--event", metavar="E", help="Only games whose Event tag is E.")
+@click.option("--from", "date_from", type=DateType(), help="Only games played on or after this date.")
+@click.option("--to", "date_to", type=DateType(), help="Only games played on or before this date.")
+@click.option("--json", "as_json", is_flag=True, help="Print every report as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print every report as CSV (a line with the report's name "
+              "before each).")
+def stats(paths: tuple[str, ...], player: str | None, players: int | None, event: str | None,
+          date_from: date | None, date_to: date | None, as_json: bool, as_csv: bool) -> None:
+    """Answer the standard questions of an archive: win rate and average score by Wonder and side and by player
+    count, points per category, cards built and how they go with winning, trade flows; or with --player one
+    player's record.
+
+    SRC is an archive directory written by export, a DuckDB file written by export --duckdb, or 7WN files and
+    directories (read into memory first). Needs DuckDB: pip install 'wnotation[analytics]'.
+    """
+    from ..archive.stats import Filters, run_stats
+
+    if as_json and as_csv:
+        raise click.UsageError("give --json or --csv, not both")
+    if any(p == STDIN for p in paths) or not all(_is_archive(p) for p in paths):
+        sources: list[Any] = _inputs(paths)
+    else:
+        sources = list(paths)
+    filters = Filters(players, event, date_from, date_to, player)
+    try:
+        reports = run_stats(sources, filters)
+    except _archive_errors() as exc:
+        raise UserError(str(exc)) from None
+    if as_json:
+        from .output import emit_json
+
+        emit_json({"filters": {"players": players, "event": event, "from": _iso(date_from),
+                               "to": _iso(date_to), "player": player},
+                   "reports": [r.to_dict() for r in reports]})
+        return
+    if as_csv:
+        for k, report in enumerate(reports):
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            writer.writerow(report.columns)
+            writer.writerows(report.rows)
+            click.echo(("\n" if k else "") + f"# {report.name}\n" + buffer.getvalue(), nl=False)
+        return
+    from .output import print_table
+
+    for k, report in enumerate(reports):
+        if k:
+            click.echo()
+        print_table(list(report.columns), [[_cell(v) for v in row] for row in report.rows],
+                    title=TITLES.get(report.name, report.name), right_align=False)
+
+
+TITLES = {
+    "overview": "Games",
+    "wonders": "Wonders: win rate and average score",
+    "player_counts": "By player count",
+    "wonders_by_players": "Wonders by player count",
+    "categories": "Points per category",
+    "cards": "Cards built",
+    "trades": "Trade flows (buyer -> seller)",
+    "player": "Player record",
+    "player_games": "Player games",
+}
+
+
+def _is_archive(path: str) -> bool:
+    from pathlib import Path
+
+    from ..archive.stats import is_duckdb_file
+    from ..archive.store import is_archive_dir
+
+    return (Path(path).is_dir() and is_archive_dir(path)) or (Path(path).is_file() and is_duckdb_file(path))
+
+
+def _iso(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
+    return str(value)
+
+
+COMMANDS = (export, stats)
