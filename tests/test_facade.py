@@ -28,3 +28,37 @@ def test_parse_write_replay_agree_with_their_modules():
     assert wnotation.replay(record).scores == wnotation.replay(wnotation.parse(text)).scores
     assert wnotation.write_games([record, record]) == text + "\n" + text
     assert wnotation.check(text).ok
+
+
+def test_the_front_door_exports_the_types_it_returns():
+    from wnotation.engine import Replay
+    from wnotation.notation import read_headers
+
+    assert (wnotation.NotationError, wnotation.Record, wnotation.Replay) == (NotationError, Record, Replay)
+    assert wnotation.read_headers is read_headers
+    from wnotation import NotationError as imported
+
+    assert imported is NotationError
+    assert {"NotationError", "Record", "Replay", "read_headers"} <= set(dir(wnotation)) & set(wnotation.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'Recrod'"):
+        wnotation.Recrod  # noqa: B018
+    text = wnotation.write(play_game(3, 1))
+    (header,) = wnotation.read_headers(text)
+    assert [s.name for s in header.seats] == [s.name for s in wnotation.parse(text).seats]
+
+
+def test_import_wnotation_loads_neither_the_notation_nor_pydantic():
+    import subprocess
+    import sys
+
+    code = ("import sys, wnotation; heavy = ('wnotation.notation', 'wnotation.engine', 'wnotation.record', "
+            "'pydantic', 'lark'); print([m for m in heavy if m in sys.modules]); wnotation.Record; "
+            "print('pydantic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out == "[]\nTrue\n"
+
+
+def test_check_passes_allow_empty_on():
+    assert not wnotation.check("\n\n").ok
+    report = wnotation.check("\n\n", allow_empty=True)
+    assert report.ok and [d.severity for d in report.diagnostics] == ["warning"]

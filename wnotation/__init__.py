@@ -1,26 +1,53 @@
 """wnotation: the 7WN notation for games of 7 Wonders (2nd edition) and the engine that replays it.
 
-The package's front door, in the order data flows: :func:`parse` / :func:`read_games` (7WN text → Record),
-:func:`write` (Record → canonical text), :func:`replay` (Record → Replay: positions, findings, score sheet) and
-:func:`check` (text or file → diagnostics with file:line:column). Each imports its module on first use, so
-``import wnotation`` (and ``wnotation --version``) stays fast.
+The package's front door, in the order data flows: :func:`parse` / :func:`read_games` (7WN text → :class:`Record`,
+or the :class:`NotationError` of a broken game), :func:`read_headers` (the tag sections only), :func:`write`
+(Record → canonical text), :func:`replay` (Record → :class:`Replay`: positions, findings, score sheet) and
+:func:`check` (text or file → diagnostics with file:line:column). Every module is imported on first use (the
+classes through :pep:`562`), so ``import wnotation`` (and ``wnotation --version``) stays fast.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import os
+from importlib import import_module
+from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Literal, overload
 
 if TYPE_CHECKING:  # pragma: no cover
     from .diagnostics import FileReport
     from .engine import Replay
+    from .notation import read_headers
+    from .notation.errors import NotationError
     from .record import Record
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "check", "parse", "read_games", "replay", "write", "write_games"]
+__all__ = ["NotationError", "Record", "Replay", "__version__", "check", "parse", "read_games", "read_headers",
+           "replay", "write", "write_games"]
+
+#: What the package exports without importing it up front: name → the module that defines it.
+_LAZY = {
+    "NotationError": "wnotation.notation.errors",
+    "Record": "wnotation.record",
+    "Replay": "wnotation.engine",
+    "read_headers": "wnotation.notation",
+}
+
+def __getattr__(name: str) -> Any:
+    """``wnotation.Record`` and the other names of ``_LAZY``, imported on first use (:pep:`562`)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'wnotation' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
 
 
-def parse(text: str, *, source: str = "<string>") -> "Record":
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+def parse(text: str, *, source: str = "<string>") -> Record:
     """The one game in ``text`` as a Record. Raises ``NotationError`` (file:line:column, a caret, the rule)
     if it is not exactly one valid 7WN game. See :func:`wnotation.notation.parse`."""
     from .notation import parse as _parse
@@ -28,30 +55,38 @@ def parse(text: str, *, source: str = "<string>") -> "Record":
     return _parse(text, source=source)
 
 
-def read_games(path_or_file_or_text: Any, *, source: str | None = None, errors: str = "collect") -> Any:
+@overload
+def read_games(path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
+               errors: Literal["collect"] = "collect") -> Iterator[Record | NotationError]: ...
+@overload
+def read_games(path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
+               errors: Literal["raise"]) -> Iterator[Record]: ...
+def read_games(path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
+               errors: Literal["collect", "raise"] = "collect") -> Iterator[Record | NotationError]:
     """Yield each game of a file, open file or text: a Record, or (``errors="collect"``) the ``NotationError`` of
     a broken game, the next game still read; ``errors="raise"`` raises it instead. See
     :func:`wnotation.notation.read_games`."""
     from .notation import read_games as _read_games
 
-    return _read_games(path_or_file_or_text, source=source, errors=errors)
+    games: Iterator[Record | NotationError] = _read_games(path_or_file_or_text, source=source, errors=errors)
+    return games
 
 
-def write(record: "Record") -> str:
+def write(record: Record) -> str:
     """The canonical 7WN text of ``record`` (ends with a newline). See :func:`wnotation.notation.write`."""
     from .notation import write as _write
 
     return _write(record)
 
 
-def write_games(records: Any) -> str:
+def write_games(records: Iterable[Record]) -> str:
     """The canonical text of several games, separated by one empty line."""
     from .notation import write_games as _write_games
 
     return _write_games(records)
 
 
-def replay(record: "Record") -> "Replay":
+def replay(record: Record) -> Replay:
     """Replay ``record``: positions (``replay.position("II.3")``), findings (each with its rule ID and the source
     span of the action it concerns), and the score sheet of a complete game, expected results verified.
     See :func:`wnotation.engine.replay`."""
@@ -60,10 +95,11 @@ def replay(record: "Record") -> "Replay":
     return _replay(record)
 
 
-def check(path_or_text: Any, *, source: str | None = None) -> "FileReport":
+def check(path_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
+          allow_empty: bool = False) -> FileReport:
     """Check every game of a file or text: read, replay, verify. Returns a report whose ``diagnostics`` render
-    compiler-style (``game.7wn:12:5: error[R-TRADE]: …`` with the line and a caret). See
-    :func:`wnotation.diagnostics.check`."""
+    compiler-style (``game.7wn:12:5: error[R-TRADE]: …`` with the line and a caret); an input without any game
+    is an error, a warning with ``allow_empty``. See :func:`wnotation.diagnostics.check`."""
     from .diagnostics import check as _check
 
-    return _check(path_or_text, source=source)
+    return _check(path_or_text, source=source, allow_empty=allow_empty)

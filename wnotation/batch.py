@@ -10,7 +10,7 @@ flight, so memory holds only their text. Standard input is ``-``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class Run:
             self.remarks = (no_game_remark(self.source, self.first[0] if self.first else "", self.allow_empty),)
 
 
-def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) -> Iterator[Run]:
+def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) -> Generator[Run, None, None]:
     """Yield a :class:`Run` for each input (a path, or ``-`` for standard input) in input order, checked in
     ``jobs`` worker processes (0: one per CPU; 1: in this process). Close the generator (``contextlib.closing``)
     to stop the workers early.
@@ -154,11 +154,13 @@ class _Pool:
         self.batch = _Task()  # small inputs' pieces waiting for a task
 
     def _items(self, inputs: Sequence[str]) -> Iterator[tuple[Any, ...]]:
+        def size(marks: int) -> int:  # per input: a piece is 1/(PIECES_PER_WORKER * workers) of it, within bounds
+            return piece_size(marks, self.workers)
+
         for path in inputs:
-            size = piece_size  # per input: a piece is 1/(PIECES_PER_WORKER * workers) of it, within bounds
-            source, error, marks, pieces, first = _open_input(path, lambda marks: size(marks, self.workers))
+            source, error, marks, pieces, first = _open_input(path, size)
             yield "file", source, error, first
-            count = max(1, -(-marks // size(marks, self.workers)))
+            count = max(1, -(-marks // size(marks)))
             for piece, line0 in pieces:
                 yield "piece", (piece, source, line0), count == 1, marks
 

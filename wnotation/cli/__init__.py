@@ -39,7 +39,7 @@ from .errors import (
 )
 from .shell import main
 
-#: The command modules, in the order ``wnotation --help`` lists their commands. Each defines ``COMMANDS``.
+#: The command modules (``wnotation --help`` lists their commands by name). Each defines ``COMMANDS``.
 COMMAND_MODULES = (
     "check",
     "score",

@@ -14,7 +14,7 @@ from . import completion
 from .errors import UserError
 from .output import emit_json, print_fields, print_table
 
-class AgeType(click.ParamType):
+class AgeType(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
     name = "AGE"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
@@ -27,7 +27,7 @@ class AgeType(click.ParamType):
         return ages[text]
 
 
-class ColourType(click.ParamType):
+class ColourType(click.ParamType):  # type: ignore[type-arg]
     name = "COLOUR"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:

@@ -48,15 +48,15 @@ class WnotationGroup(click.Group):
                 raise UserError(f"cannot read {where}{e.strerror.lower()}") from e
             raise UserError(one_line(str(e))) from e
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *more: Any,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
-            return super().main(args, prog_name, *more, standalone_mode=False, **extra)
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = streams.Stream(saved[0], "stdout"), streams.Stream(saved[1], "stderr")
         broken = False
         try:
-            code = self._exit_code(args, prog_name, *more, **extra)
+            code = self._exit_code(args, prog_name, complete_var, **extra)
             sys.stdout.flush()  # output still buffered is output too: a failure to write it is an error
         except OutputError as e:
             e.show()
@@ -70,10 +70,11 @@ class WnotationGroup(click.Group):
             streams.die_of_sigpipe()
         sys.exit(code)
 
-    def _exit_code(self, args: Sequence[str] | None, prog_name: str | None, *more: Any, **extra: Any) -> int:
+    def _exit_code(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None,
+                   **extra: Any) -> int:
         """Run the command and return its exit code, every user error shown as one line on stderr."""
         try:
-            rv = super().main(args, prog_name, *more, standalone_mode=False, **extra)
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as e:
             e.show()
             return EXIT_USAGE

@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import Any
+from typing import Any, BinaryIO, TextIO
 
 from .errors import EXIT_BROKEN_PIPE, BrokenPipe, OutputError
 
@@ -19,7 +19,7 @@ class Stream:
     ``None`` and fails on the first non-empty write. ``buffer`` is a :class:`Binary` over the stream's own, so
     that bytes written there (click writes some) fail the same way."""
 
-    def __init__(self, stream: Any, name: str) -> None:
+    def __init__(self, stream: TextIO | None, name: str) -> None:
         self._stream, self._name = stream, name
         raw = getattr(stream, "buffer", None)
         self.buffer = Binary(raw, self) if raw is not None or stream is None else None
@@ -75,7 +75,7 @@ class Binary:
     """The binary buffer under a :class:`Stream`: writes and flushes fail as the stream's do. Text written to
     the stream before is flushed first, so that both reach the output in order."""
 
-    def __init__(self, raw: Any, text: Stream) -> None:
+    def __init__(self, raw: BinaryIO | None, text: Stream) -> None:
         self._raw, self._text = raw, text
 
     def write(self, data: bytes) -> int:

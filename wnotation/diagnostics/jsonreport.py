@@ -30,7 +30,7 @@ class JsonReport:
 
     def start(self, source: str) -> None:
         self.source, self.ok, self.empty = source, True, True
-        self.spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8")  # type: ignore[assignment]
+        self.spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8")
 
     def game(self, game: GameReport) -> None:
         assert self.spool is not None, "game() before start()"
