@@ -20,7 +20,6 @@ from ..record import UNKNOWN, Record
 from ..engine import Game, Replay, replay
 from ..engine import events as ev
 from ..engine.payment import Payment, pay
-from ..engine.rules import address
 from ..engine.state import info, stage_info
 from .schema import TABLES, game_id
 
@@ -141,11 +140,14 @@ def _inferred(cursor: _Cursor, mark: int, seat: int, placed: ev.Event) -> Paymen
 
 
 class _Turn:
-    """What the events of one turn (from its start mark to the next position) say about each seat."""
+    """What the events of one turn say about each seat: its placement, coins paid to the bank and to each
+    neighbour, income, turn 6's last card, the build from the discard pile it earned; ``start`` is the number
+    of events before the turn (its turn-start position)."""
 
-    __slots__ = ("placed", "bank", "left", "right", "income", "last", "picks", "declined")
+    __slots__ = ("start", "placed", "bank", "left", "right", "income", "last", "picks", "declined")
 
-    def __init__(self) -> None:
+    def __init__(self, start: int) -> None:
+        self.start = start
         self.placed: dict[int, ev.Event] = {}
         self.bank: dict[int, int] = {}
         self.left: dict[int, int] = {}
@@ -155,139 +157,137 @@ class _Turn:
         self.picks: dict[int, Card | None] = {}
         self.declined: set[int] = set()
 
-    def read(self, events: Sequence[ev.Event], n: int) -> None:
-        over = False
-        for e in events:
+
+class _Events:
+    """One pass over a replay's events: each turn's :class:`_Turn` by ``(age, turn)``, the stages each seat
+    built and the military rows. Picks and their income after turn 1-5 belong to that turn; after the last turn
+    of an Age to the seat's extra-turn stage if it built one there, else to its turn-6 play (R-HALI-LAST)."""
+
+    def __init__(self, played: Replay, gid: int, n: int) -> None:
+        self.turns: dict[tuple[int, int], _Turn] = {}
+        self.stages = [0] * n
+        self.military: list[tuple] = []
+        turns, stages, military = self.turns, self.stages, self.military
+        open_: _Turn | None = None
+        done: _Turn | None = None  # the turn resolved last, while no placement of the next one has come
+        done_key = (0, 0)
+        fought: dict[tuple[int, int], int] = {}
+        for k, e in enumerate(played.events):
             kind = type(e)
-            if kind is ev.TurnResolved:
-                over = True
-            elif kind in _PLACED:
+            if kind in _PLACED:
                 seat = e.seat  # type: ignore[union-attr]
-                if seat not in self.placed and not over:
-                    self.placed[seat] = e
+                if open_ is None:
+                    open_, done = _Turn(k), None
+                if seat not in open_.placed:
+                    open_.placed[seat] = e
+                    if kind is ev.StageBuilt:
+                        stages[seat - 1] += 1
                 elif kind is ev.CardDiscarded:
-                    self.last[seat] = e.card  # type: ignore[union-attr]
+                    open_.last[seat] = e.card  # type: ignore[union-attr]
             elif kind is ev.CoinsPaid:
                 seat, to = e.seat, e.to  # type: ignore[union-attr]
-                box = self.bank if to is None else self.left if to == seat % n + 1 else self.right
+                box = open_.bank if to is None else open_.left if to == seat % n + 1 else open_.right  # type: ignore
                 box[seat] = box.get(seat, 0) + e.amount  # type: ignore[union-attr]
             elif kind is ev.CoinsGained:
-                self.income[e.seat] = self.income.get(e.seat, 0) + e.amount  # type: ignore[union-attr]
-            elif kind is ev.PickedFromDiscard:
-                self.picks[e.seat] = e.card  # type: ignore[union-attr]
-            elif kind is ev.PickDeclined:
-                self.declined.add(e.seat)  # type: ignore[union-attr]
+                seat = e.seat  # type: ignore[union-attr]
+                into = open_ if open_ is not None else self._earner(done, done_key, seat)
+                if into is not None:
+                    into.income[seat] = into.income.get(seat, 0) + e.amount  # type: ignore[union-attr]
+            elif kind is ev.TurnResolved:
+                if open_ is None:
+                    open_ = _Turn(k)
+                done_key = (e.age, e.turn)  # type: ignore[union-attr]
+                turns[done_key] = done = open_
+                open_ = None
+            elif kind is ev.PickedFromDiscard or kind is ev.PickDeclined:
+                seat = e.seat  # type: ignore[union-attr]
+                into = self._earner(done, done_key, seat)
+                if into is not None:
+                    if kind is ev.PickedFromDiscard:
+                        into.picks[seat] = e.card  # type: ignore[union-attr]
+                    else:
+                        into.declined.add(seat)
+            elif kind is ev.ConflictResolved:
+                fought[(e.seat, e.opponent)] = e.token  # type: ignore[union-attr]
+            elif kind is ev.AgeEnded:
+                for seat in range(1, n + 1):
+                    for other in (seat % n + 1, (seat - 2) % n + 1):
+                        token = fought.get((seat, other), 0)
+                        result = "victory" if token > 0 else "defeat" if token < 0 else "tie"
+                        military.append((gid, e.age, seat, other, token, result))  # type: ignore[union-attr]
+                fought = {}
+                done = None
+
+    def _earner(self, done: _Turn | None, key: tuple[int, int], seat: int) -> _Turn | None:
+        if done is None:
+            return None
+        if key[1] == 7 and not isinstance(done.placed.get(seat), ev.StageBuilt):
+            return self.turns.get((key[0], 6))
+        return done
 
 
-def _turn_marks(played: Replay, age: int, number: int) -> tuple[int, int] | None:
-    """Where turn ``number`` of ``age`` starts and ends in the events (its picks included for turns 1-5)."""
-    marks = played.marks
-    start = marks.get(address(age, min(number - 1, 6)))
-    end = marks.get(address(age, number))
-    return None if start is None or end is None else (start, end)
-
-
-def _plays(record: Record, played: Replay, gid: int, line0: int, errors_at: dict[tuple[int, int], int]
-           ) -> tuple[list[tuple], int]:
+def _plays(record: Record, played: Replay, seen: _Events, gid: int, line0: int,
+           errors_at: dict[tuple[int, int], int]) -> list[tuple]:
     n = record.players
     rows: list[tuple] = []
     cursor = _Cursor(played)
     seen_turns: set[tuple[int, int]] = set()
-    ends: dict[int, _Turn] = {}  # age -> the events after its last turn (picks of turns 6 and 7, military)
-    stages = 0
     for turn in record.turns:
         key = (turn.age, turn.number)
-        first_time = key not in seen_turns
+        t = seen.turns.get(key) if key not in seen_turns else None
+        replayed = key not in seen_turns and key in seen.turns
         seen_turns.add(key)
-        span = _turn_marks(played, *key) if first_time else None
-        t = _Turn()
-        if span is not None:
-            t.read(played.events[span[0]:span[1]], n)
-            if turn.number >= 6:
-                tail = ends.get(turn.age)
-                if tail is None:
-                    last = address(turn.age, 7) if address(turn.age, 7) in played.marks else address(turn.age, 6)
-                    end = played.marks.get(address(turn.age, "end"))
-                    tail = ends[turn.age] = _Turn()
-                    if end is not None:
-                        tail.read(played.events[played.marks[last]:end], n)
-                # picks of the end of an Age belong to the extra turn's stage if there is one, else turn 6's
-                extra = {a.seat for t7 in record.turns if (t7.age, t7.number) == (turn.age, 7)
-                         for a in t7.actions if a.use == "stage"}
-                for seat, card in tail.picks.items():
-                    if (turn.number == 7) == (seat in extra):
-                        t.picks[seat] = card
-                for seat in tail.declined:
-                    if (turn.number == 7) == (seat in extra):
-                        t.declined.add(seat)
         acted: set[int] = set()
+        six, extra = turn.number == 6, turn.number == 7
         for a in turn.actions:
             seat = a.seat
-            placed = t.placed.get(seat) if seat not in acted else None
+            placed = t.placed.get(seat) if t is not None and seat not in acted else None
             acted.add(seat)
-            card_name = None if a.card == UNKNOWN else a.card
-            colour = stage = free = None
-            outcome = "not-replayed" if span is None else "ignored"
-            units_l = units_r = None
-            left = t.left.get(seat, 0)
-            right = t.right.get(seat, 0)
-            if placed is not None:
-                kind = type(placed)
-                card = getattr(placed, "card", None)
-                if card is not None:
-                    colour = card.colour
-                if kind is ev.CardBuilt:
-                    outcome = "built"
-                    free = placed.how if placed.how in ("chain", "power") else None  # type: ignore[union-attr]
-                elif kind is ev.StageBuilt:
-                    outcome, stage = "staged", placed.stage  # type: ignore[union-attr]
-                    stages += 1
-                elif kind is ev.CardSold:
-                    outcome = "sold"
-                else:
-                    outcome = "discarded"
-                if a.purchase is not None:
-                    units_l, units_r = _units(a.purchase.left), _units(a.purchase.right)
-                elif left or right:
-                    found = _inferred(cursor, span[0], seat, placed)  # type: ignore[index]
-                    if found is not None and (found.purchase.left_coins, found.purchase.right_coins) == (left, right):
-                        units_l, units_r = _units(found.purchase.left), _units(found.purchase.right)
-                else:
-                    units_l = units_r = ""
-            else:
-                left = right = 0
-            pick = t.picks.get(seat) if placed is not None else None
+            span = a.span
+            line = None if span is None else span.line + line0
+            column = None if span is None else span.column
             ann = a.annotation
-            where = a.span
-            line = None if where is None else where.line + line0
-            column = None if where is None else where.column
+            card_name = None if a.card == UNKNOWN else a.card
+            stated = a.purchase
+            if placed is None or t is None:
+                rows.append((gid, turn.age, turn.number, seat, a.use, card_name, None, None,
+                             "ignored" if replayed else "not-replayed", None, 0, 0, 0, None, None, stated is not None,
+                             0, extra, False, None, None, False,
+                             errors_at.get((line, column), 0) if line is not None else 0, not ann.empty, ann.glyph,
+                             line, column))
+                continue
+            kind = type(placed)
+            card = getattr(placed, "card", None)
+            stage = free = None
+            if kind is ev.CardBuilt:
+                outcome = "built"
+                how = placed.how  # type: ignore[union-attr]
+                free = how if how == "chain" or how == "power" else None
+            elif kind is ev.StageBuilt:
+                outcome, stage = "staged", placed.stage  # type: ignore[union-attr]
+            elif kind is ev.CardSold:
+                outcome = "sold"
+            else:
+                outcome = "discarded"
+            left, right = t.left.get(seat, 0), t.right.get(seat, 0)
+            if stated is not None:
+                units_l, units_r = " ".join(stated.left), " ".join(stated.right)
+            elif left or right:
+                units_l = units_r = None
+                found = _inferred(cursor, t.start, seat, placed)
+                if found is not None and (found.purchase.left_coins, found.purchase.right_coins) == (left, right):
+                    units_l, units_r = " ".join(found.purchase.left), " ".join(found.purchase.right)
+            else:
+                units_l = units_r = ""
+            last = t.last.get(seat, False)
+            pick = t.picks.get(seat)
             rows.append((
-                gid, turn.age, turn.number, seat, a.use, card_name, colour, stage, outcome, free,
-                t.bank.get(seat, 0) if placed is not None else 0, left, right, units_l, units_r,
-                a.purchase is not None, t.income.get(seat, 0) if placed is not None else 0, turn.number == 7,
-                placed is not None and turn.number == 6 and seat not in t.last, None if seat not in t.last or
-                t.last[seat] is None else t.last[seat].name,  # type: ignore[union-attr]
-                None if pick is None else pick.name, placed is not None and seat in t.declined,
+                gid, turn.age, turn.number, seat, a.use, card_name, None if card is None else card.colour, stage,
+                outcome, free, t.bank.get(seat, 0), left, right, units_l, units_r, stated is not None,
+                t.income.get(seat, 0), extra, six and last is False, None if last is False or last is None
+                else last.name, None if pick is None else pick.name, seat in t.declined,  # type: ignore[union-attr]
                 errors_at.get((line, column), 0) if line is not None else 0, not ann.empty, ann.glyph, line, column,
             ))
-    return rows, stages
-
-
-def _military(played: Replay, gid: int, n: int) -> list[tuple]:
-    rows: list[tuple] = []
-    age, fought = 0, {}
-    for e in played.events:
-        kind = type(e)
-        if kind is ev.AgeDealt:
-            age, fought = e.age, {}  # type: ignore[union-attr]
-        elif kind is ev.ConflictResolved:
-            fought[(e.seat, e.opponent)] = e.token  # type: ignore[union-attr]
-        elif kind is ev.AgeEnded:
-            for seat in range(1, n + 1):
-                for other in (seat % n + 1, (seat - 2) % n + 1):
-                    token = fought.get((seat, other), 0)
-                    result = "victory" if token > 0 else "defeat" if token < 0 else "tie"
-                    rows.append((gid, age, seat, other, token, result))
     return rows
 
 
@@ -302,14 +302,11 @@ def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: i
     for d in diagnostics:
         if d.severity == "error":
             errors_at[(d.line, d.column)] = errors_at.get((d.line, d.column), 0) + 1
-    plays, stages = _plays(record, played, gid, line0, errors_at)
-    out.tables["plays"] = plays
     n = record.players
+    seen = _Events(played, gid, n)
+    plays = out.tables["plays"] = _plays(record, played, seen, gid, line0, errors_at)
     sheet = played.scores
-    built = [0] * n
-    for e in played.events:
-        if type(e) is ev.StageBuilt:
-            built[e.seat - 1] += 1  # type: ignore[union-attr]
+    built = seen.stages
     seats = out.tables["seats"]
     for k, s in enumerate(record.seats):
         if sheet is None:
@@ -319,7 +316,7 @@ def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: i
             seats.append((gid, k + 1, s.name, s.wonder, s.side, n, ln.military, ln.treasury, ln.wonder,
                           ln.civilian, ln.commercial, ln.guilds, ln.science, ln.total, ln.coins, ln.rank,
                           ln.rank == 1, built[k]))
-    out.tables["military"] = _military(played, gid, n)
+    out.tables["military"] = seen.military
     out.tables["findings"] = _finding_rows(gid, diagnostics)
     wrong = any(f.rule == "R-SCORE" and f.severity == "error" for f in played.findings)
     stated = bool(record.results)

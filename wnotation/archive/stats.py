@@ -86,9 +86,9 @@ def connect(sources: Sequence[Any]) -> Any:
         con = db.connect()
         read_parquet_tables(con, paths[0])
         return con
-    if len(sources) == 1 and paths and Path(paths[0]).is_file() and _is_duckdb(paths[0]):
+    if len(sources) == 1 and paths and Path(paths[0]).is_file() and is_duckdb_file(paths[0]):
         return db.connect(os.fspath(paths[0]), read_only=True)
-    if any(Path(p).is_dir() and is_archive_dir(p) or Path(p).is_file() and _is_duckdb(p) for p in paths):
+    if any(Path(p).is_dir() and is_archive_dir(p) or Path(p).is_file() and is_duckdb_file(p) for p in paths):
         raise ArchiveError("give one archive (a Parquet directory or a DuckDB file) or 7WN files, not a mix")
     from .export import pieces
     from .rows import Rows, piece_rows
@@ -117,7 +117,7 @@ class _Scratch:
             table.clear()
 
 
-def _is_duckdb(path: str | os.PathLike[str]) -> bool:
+def is_duckdb_file(path: str | os.PathLike[str]) -> bool:
     """Whether the file at ``path`` is a DuckDB database (its header names DUCK at byte 8)."""
     try:
         with open(path, "rb") as handle:

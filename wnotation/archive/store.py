@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
-from datetime import date
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,30 +56,34 @@ def create_tables(con: Any, *, replace: bool = False) -> None:
         con.execute(_create_sql(table, replace=replace))
 
 
-def _plain(value: object) -> object:
-    if isinstance(value, date):
-        return value.isoformat()
-    raise TypeError(f"cannot store {type(value).__name__}")
+def _as_text(value: object) -> object:
+    """A DATE or UBIGINT value as text, which DuckDB casts exactly (a JSON number past 2**53 would not be)."""
+    return None if value is None else str(value)
 
 
 def insert_rows(con: Any, table: str, rows: Sequence[tuple], scratch: str | os.PathLike[str] | None = None) -> None:
     """Append ``rows`` (tuples in the column order of :data:`~.schema.TABLES`) to ``table`` of ``con``. The rows
-    pass through one temporary JSON-lines file in ``scratch`` (default: the system's temporary directory),
-    removed afterwards. Cost: one JSON encoding per row and one bulk load."""
+    pass through one temporary JSON file in ``scratch`` (default: the system's temporary directory), removed
+    afterwards: an array of rows, each an array read as text and cast to its column's type. Cost: one JSON
+    encoding of the rows (one call) and one bulk load."""
     if not rows:
         return
-    names = columns(table)
-    encode = json.JSONEncoder(ensure_ascii=False, default=_plain, check_circular=False).encode
-    fd, path = tempfile.mkstemp(prefix=f".{table}-", suffix=".jsonl", dir=scratch)
+    spec = TABLES[table]
+    exact = [k for k, (_, kind) in enumerate(spec) if kind in ("DATE", "UBIGINT")]
+    if exact:
+        rows = [tuple(_as_text(v) if k in exact else v for k, v in enumerate(row)) for row in rows]
+    fd, path = tempfile.mkstemp(prefix=f".{table}-", suffix=".json", dir=scratch)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write("\n".join(encode(dict(zip(names, row))) for row in rows))
-        spec = {n: t for n, t in TABLES[table]}
-        con.execute(f"INSERT INTO {_ident(table)} SELECT {', '.join(_ident(n) for n in names)} FROM "
-                    "read_json(?, format = 'newline_delimited', columns = ?, maximum_object_size = 1073741824)",
-                    [path, spec])
+            handle.write(_ENCODE(rows))
+        values = ", ".join(f"CAST(v[{k + 1}] AS {kind}) AS {_ident(name)}" for k, (name, kind) in enumerate(spec))
+        con.execute(f"INSERT INTO {_ident(table)} SELECT {values} FROM read_json(?, format = 'array', "
+                    "records = false, columns = {'v': 'VARCHAR[]'}, maximum_object_size = 1073741824)", [path])
     finally:
         os.unlink(path)
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False, allow_nan=False).encode
 
 
 def part_name(table: str, input_number: int, piece: int) -> str:
@@ -91,11 +94,12 @@ def part_name(table: str, input_number: int, piece: int) -> str:
 
 def write_part(out: str | os.PathLike[str], input_number: int, piece: int, tables: dict[str, list[tuple]]) -> None:
     """Write one piece's rows as one Parquet file per table under ``out`` (empty tables too, so every part has
-    the schema), rows in :data:`~.schema.ORDER`. Each file is written under a temporary name and renamed, so a
+    the schema), rows in the order given (:mod:`.rows` makes them in :data:`~.schema.ORDER`). Each file is written under a temporary name and renamed, so a
     reader never sees half a part and a retried piece replaces its part whole. Memory: the piece's rows."""
     db = duckdb()
     root = Path(out)
-    con = db.connect()
+    root.mkdir(parents=True, exist_ok=True)
+    con = db.connect(config={"threads": 1})  # one per worker process: the processes are the parallelism
     try:
         for table in TABLES:
             con.execute(_create_sql(table, temp=True))
@@ -103,8 +107,7 @@ def write_part(out: str | os.PathLike[str], input_number: int, piece: int, table
             final = root / part_name(table, input_number, piece)
             final.parent.mkdir(parents=True, exist_ok=True)
             temp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-            order = ", ".join(_ident(c) for c in ORDER[table])
-            con.sql(f"SELECT * FROM {_ident(table)} ORDER BY {order}").write_parquet(str(temp), compression="zstd")
+            con.table(table).write_parquet(str(temp), compression="zstd")
             os.replace(temp, final)
     finally:
         con.close()
@@ -166,14 +169,3 @@ def read_table(out: str | os.PathLike[str], table: str) -> list[tuple]:
 def insert_all(con: Any, tables: dict[str, list[tuple]], scratch: str | None = None) -> None:
     for table in TABLES:
         insert_rows(con, table, tables.get(table, []), scratch)
-
-
-def chunked(rows: Iterable[tuple], size: int) -> Iterable[list[tuple]]:
-    batch: list[tuple] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
