@@ -31,11 +31,12 @@ def generate(players: int, seed: int, count: int, bot: str) -> None:
     """Play complete legal games with a built-in bot and print them as canonical 7WN, with expected results."""
     from ..canonical import canonical_purchases
     from ..engine.bot import play_game
+    from ..gcpolicy import batch_collection
     from ..notation import write
 
     if seed + count - 1 >= 1 << 64:
         raise click.UsageError(f"--seed {seed} with --count {count} runs past the largest seed, 2^64-1")
-    with Progress("generating", count, writes=True) as progress:
+    with Progress("generating", count, writes=True) as progress, batch_collection():
         for k in range(count):
             if k:
                 click.echo()
