@@ -59,6 +59,7 @@ def batch_collection(gen0: int = GEN0_THRESHOLD) -> Iterator[None]:
             gc.disable()
 
 
-def gc_state() -> tuple[bool, tuple[int, ...], int]:
-    """What :func:`batch_collection` promises to restore: enabled, thresholds, and how many objects are frozen."""
-    return gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()
+def gc_state() -> tuple[bool, tuple[int, ...], bool]:
+    """What :func:`batch_collection` promises to restore: enabled, thresholds, and whether objects are frozen (their
+    number drops by itself as frozen objects are freed)."""
+    return gc.isenabled(), gc.get_threshold(), gc.get_freeze_count() > 0

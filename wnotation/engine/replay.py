@@ -188,7 +188,7 @@ def _decode(record: Record) -> _Decoded:
             if a.discard is not None:
                 discard = (_card(a.discard, age, where, a.seat, a.span, d.findings),)
             pick: tuple[str | None, ...] = ()
-            pick_span = None
+            pick_span: Span | None = None
             if a.pick is not None:
                 pick = (a.pick.card,)
                 pick_span = a.pick.span or a.span

@@ -7,6 +7,7 @@ never legality: that is :mod:`wnotation.engine.rules`' job.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from ..catalog import (
@@ -27,6 +28,7 @@ from ..catalog import (
     WonderSide,
 )
 from . import events as ev
+from .errors import IntegrityError
 from .memo import Memo, memo
 from .trade import Prices, Supply, prices_for
 
@@ -36,10 +38,6 @@ Hand = tuple[Card | None, ...]
 #: The Wonder powers (effect classes) a city holds once their stage is built; rules read these, never names.
 POWERS: frozenset[type] = frozenset(
     {PlayLastCard, BuildFromDiscard, FreeFirstOfColour, FreeFirstCardEachAge, FreeLastCardEachAge})
-
-
-class IntegrityError(RuntimeError):
-    """An event arrived at a step where it cannot happen: a bug in whoever produced the events."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +68,7 @@ class CardInfo:
     coins: int  # coins taken once when built
     coins_per: tuple[CoinsPer, ...]
     discounts: tuple[TradeDiscount, ...]
-    cost: Mapping[str, int]  # resource units to pay (shared: never mutate)
+    cost: Mapping[str, int]  # resource units to pay (read-only)
     powers: frozenset[type]  # Wonder powers it grants (see POWERS)
     picks: int  # builds from the discard pile it grants (R-HALI)
 
@@ -124,7 +122,7 @@ def _info_of(effects: Iterable[Effect], card: Card | None, cost: dict[str, int])
         if isinstance(e, BuildFromDiscard):
             picks += 1
     return CardInfo(card, tuple(sources), tuple(tradable), shields, science, coins, tuple(coins_per),
-                    tuple(discounts), cost, frozenset(powers), picks)
+                    tuple(discounts), MappingProxyType(cost), frozenset(powers), picks)
 
 
 # --- positions: immutable snapshots ---------------------------------------------------------------------------

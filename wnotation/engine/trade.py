@@ -22,13 +22,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeGuard
 
 from wnotation.catalog import MANUFACTURED, RAW, RESOURCES, Effect, Produce, TradeDiscount
 
 from .memo import Memo, memo
 
 Source = tuple[str, ...]
+#: What callers may pass as a unit-source (a list works as well as a tuple).
+SourceLike = Sequence[str]
 SIDES = ("left", "right")
 
 #: Each resource's place in ``catalog.RESOURCES``: the order of units in a purchase.
@@ -117,10 +119,10 @@ class Supply:
         self.multi = multi
 
     @staticmethod
-    def of(sources: Iterable[Source]) -> Supply:
+    def of(sources: Iterable[SourceLike]) -> Supply:
         return Supply({}, ()).plus(sources)
 
-    def plus(self, sources: Iterable[Source]) -> Supply:
+    def plus(self, sources: Iterable[SourceLike]) -> Supply:
         """The summary of this supply's sources followed by ``sources``."""
         singles = dict(self.singles)
         multi = list(self.multi)
@@ -217,13 +219,14 @@ def _new_source(choices: tuple[str, ...]) -> Source:
     return tuple(sorted(set(choices), key=_INDEX.__getitem__))
 
 
-def _sources_key(sources: Sequence[Source]) -> tuple[Source, ...]:
+def _all_tuples(sources: Sequence[SourceLike]) -> TypeGuard[tuple[Source, ...]]:
+    return isinstance(sources, tuple) and all(isinstance(s, tuple) for s in sources)
+
+
+def _sources_key(sources: Sequence[SourceLike]) -> tuple[Source, ...]:
     """Sources in a canonical order (their order never matters), so that equal questions share a cache entry."""
-    if isinstance(sources, tuple):
-        try:
-            return _tuple_sources_key(sources)
-        except TypeError:  # an unhashable source inside: fall through
-            pass
+    if _all_tuples(sources):
+        return _tuple_sources_key(sources)
     return tuple(sorted(_source(tuple(s)) for s in sources))
 
 
@@ -386,8 +389,8 @@ def _new_solve(counts: tuple[int, ...], own: tuple[Source, ...], left: tuple[Sou
     return tuple(found)
 
 
-def minimal_purchases(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
-                      right: Sequence[Source], prices: Prices = DEFAULT_PRICES) -> tuple[Purchase, ...]:
+def minimal_purchases(cost: Mapping[str, int], own: Sequence[SourceLike], left: Sequence[SourceLike],
+                      right: Sequence[SourceLike], prices: Prices = DEFAULT_PRICES) -> tuple[Purchase, ...]:
     """Every minimal purchase that covers ``cost`` (no bought unit can be dropped, R-TRADE-MINIMAL), at any price.
 
     ``cost`` is a mapping resource → units, or (resource, units) pairs as in ``catalog.Cost.resources`` (the same
@@ -399,7 +402,7 @@ def minimal_purchases(cost: Mapping[str, int], own: Sequence[Source], left: Sequ
     return _solve(_counts(cost), _sources_key(own), _sources_key(left), _sources_key(right), prices)
 
 
-def cheapest(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source], right: Sequence[Source],
+def cheapest(cost: Mapping[str, int], own: Sequence[SourceLike], left: Sequence[SourceLike], right: Sequence[SourceLike],
              prices: Prices, budget: int) -> tuple[Purchase, ...]:
     """Every cheapest minimal purchase covering the resource ``cost`` within ``budget`` coins, in canonical order.
 
@@ -418,16 +421,16 @@ def cheapest(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Sour
 # --- checking a stated purchase and explaining refusals ------------------------------------------------------
 
 
-def check_purchase(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
-                   right: Sequence[Source], prices: Prices, budget: int, stated_left: Sequence[str],
+def check_purchase(cost: Mapping[str, int], own: Sequence[SourceLike], left: Sequence[SourceLike],
+                   right: Sequence[SourceLike], prices: Prices, budget: int, stated_left: Sequence[str],
                    stated_right: Sequence[str]) -> Purchase | str:
     """:func:`stated_purchase` with a refusal written as its text, ``"reason [R-…]"``."""
     found = stated_purchase(cost, own, left, right, prices, budget, stated_left, stated_right)
     return str(found) if isinstance(found, Refusal) else found
 
 
-def stated_purchase(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
-                    right: Sequence[Source], prices: Prices, budget: int, stated_left: Sequence[str],
+def stated_purchase(cost: Mapping[str, int], own: Sequence[SourceLike], left: Sequence[SourceLike],
+                    right: Sequence[SourceLike], prices: Prices, budget: int, stated_left: Sequence[str],
                     stated_right: Sequence[str]) -> Purchase | Refusal:
     """The priced :class:`Purchase` for the units a record states, or the :class:`Refusal` naming the rule it
     breaks.
@@ -476,8 +479,8 @@ def stated_purchase(cost: Mapping[str, int], own: Sequence[Source], left: Sequen
     return purchase
 
 
-def explain_unaffordable(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
-                         right: Sequence[Source], prices: Prices, budget: int) -> str:
+def explain_unaffordable(cost: Mapping[str, int], own: Sequence[SourceLike], left: Sequence[SourceLike],
+                         right: Sequence[SourceLike], prices: Prices, budget: int) -> str:
     """Why no purchase pays ``cost`` within ``budget``, in one line for a finding, ending with the rule ID.
 
     e.g. ``"needs wood+clay+glass, has wood; left sells clay for 2, nobody sells glass [R-TRADE]"``. "has" is
@@ -487,8 +490,8 @@ def explain_unaffordable(cost: Mapping[str, int], own: Sequence[Source], left: S
     return str(_explained(cost, own, left, right, prices, budget))
 
 
-def unaffordable(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
-                 right: Sequence[Source], prices: Prices, budget: int) -> Refusal:
+def unaffordable(cost: Mapping[str, int], own: Sequence[SourceLike], left: Sequence[SourceLike],
+                 right: Sequence[SourceLike], prices: Prices, budget: int) -> Refusal:
     """The :class:`Refusal` of a ``cost`` that no purchase pays within ``budget`` (as :func:`explain_unaffordable`
     words it). The caller has found no cheapest purchase within the budget."""
     found = _explained(cost, own, left, right, prices, budget)
@@ -496,8 +499,8 @@ def unaffordable(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[
     return found
 
 
-def _explained(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
-               right: Sequence[Source], prices: Prices, budget: int) -> Refusal | str:
+def _explained(cost: Mapping[str, int], own: Sequence[SourceLike], left: Sequence[SourceLike],
+               right: Sequence[SourceLike], prices: Prices, budget: int) -> Refusal | str:
     counts = _counts(cost)
     own_key, left_key, right_key = _sources_key(own), _sources_key(left), _sources_key(right)
     if budget < 0:
