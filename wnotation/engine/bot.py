@@ -67,10 +67,18 @@ def _choose(state: Game, options: Sequence[LegalAction], bot: str, rng: deck.Spl
     return options[best]
 
 
-def _declines(a: LegalAction, legal: Sequence[LegalAction]) -> bool:
-    """Whether ``a`` declines the extra turn that the same play listed keeping offers (R-BABYLON-N1). The bots
-    never choose it: keeping is never worse, since the kept card can at least be sold for 3 coins."""
-    return not a.keeps and replace(a, keeps=True, discard=None) in legal
+def _choices(legal: Sequence[LegalAction]) -> Sequence[LegalAction]:
+    """The plays a bot chooses among: every legal play but those that decline the extra turn the same play listed
+    keeping offers (R-BABYLON-N1). Keeping is never worse, since the kept card can at least be sold for 3 coins.
+    :func:`~.legal.legal_actions` lists a play keeping right before the same play declining."""
+    if not any(a.keeps for a in legal):
+        return legal
+    out: list[LegalAction] = []
+    for a in legal:
+        if out and out[-1].keeps and not a.keeps and replace(out[-1], keeps=False, discard=a.discard) == a:
+            continue
+        out.append(a)
+    return out
 
 
 def _pick(state: Game, seat: int, bot: str, rng: deck.SplitMix64) -> Card | None:
@@ -135,7 +143,7 @@ def play_game(players: int, seed: int, bot: str = "random",
             actions: dict[int, dict[str, Any]] = {}
             for seat in seats_to_act(game):
                 legal = legal_actions(game, seat)
-                a = _choose(game, [x for x in legal if not _declines(x, legal)], bot, rng)
+                a = _choose(game, _choices(legal), bot, rng)
                 discard = a.discard if turn == 6 and not a.keeps else None
                 purchase = None if a.default else (a.purchase.left, a.purchase.right)
                 play = Play(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from .memo import Memo, memo
@@ -19,6 +20,7 @@ from .trade import (
     Purchase,
     Refusal,
     Source,
+    SourceLike,
     Supply,
     canonical_key,
     cheapest,
@@ -60,7 +62,7 @@ def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: 
         return Payment(NO_PURCHASE, coin_cost)
     n = len(game.cities)
     left, right = game.cities[seat % n], game.cities[(seat - 2) % n]
-    options = _reduced(cost, city.own_supply, left.tradable_supply, right.tradable_supply, city.prices)
+    options = _asked(cost, city.own_supply, left.tradable_supply, right.tradable_supply, city.prices)
     if stated is None:
         if options and options[0].coins <= budget:
             return Payment(options[0], coin_cost)
@@ -86,15 +88,15 @@ def cheapest_for(game: Game, seat: int, cost: Mapping[str, int], budget: int) ->
         return ()
     city = game.cities[seat - 1]
     n = len(game.cities)
-    best = _reduced(cost, city.own_supply, game.cities[seat % n].tradable_supply,
-                    game.cities[(seat - 2) % n].tradable_supply, city.prices)
+    best = _asked(cost, city.own_supply, game.cities[seat % n].tradable_supply,
+                  game.cities[(seat - 2) % n].tradable_supply, city.prices)
     if not best or best[0].coins > budget:
         return ()
     return best
 
 
-def cheapest_options(cost: Mapping[str, int], own: Sequence[Source], left: Sequence[Source],
-                     right: Sequence[Source], prices: Prices, budget: int) -> tuple[Purchase, ...]:
+def cheapest_options(cost: Mapping[str, int], own: Sequence[SourceLike], left: Sequence[SourceLike],
+                     right: Sequence[SourceLike], prices: Prices, budget: int) -> tuple[Purchase, ...]:
     """:func:`cheapest_for` on unit-source lists: the same answer as ``trade.cheapest``, through the reduced,
     memoised questions."""
     if budget < 0:
@@ -103,6 +105,32 @@ def cheapest_options(cost: Mapping[str, int], own: Sequence[Source], left: Seque
     if not best or best[0].coins > budget:
         return ()
     return best
+
+
+# --- the questions, by the values asked about ------------------------------------------------------------------
+
+#: Answers by the very objects a question is asked of: a read-only cost (a card's or a stage's, see
+#: :func:`~.state.info`), the seat's supply summary, its neighbours' and its prices. All are immutable and a city
+#: replaces them when they change, so the same objects ask the same question: a game asks again whenever nothing
+#: changed, as a bot does for each card of each hand each turn. Keys hold the cost's and the prices' ids (a
+#: Supply hashes by identity); an entry keeps those objects alive and a hit must hold them.
+_ASKED: Memo[tuple[int, Supply, Supply, Supply, int], tuple[Mapping[str, int], Prices, tuple[Purchase, ...]]] = \
+    memo("payment: trade questions by the objects asked about", 1 << 14)
+
+
+def _asked(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, prices: Prices
+           ) -> tuple[Purchase, ...]:
+    """:func:`_reduced`'s answer, memoised by identity when ``cost`` is read-only (a mutable mapping could change
+    under the same identity, so it is asked afresh)."""
+    if type(cost) is not MappingProxyType:
+        return _reduced(cost, own, left, right, prices)
+    key = (id(cost), own, left, right, id(prices))
+    found = _ASKED.get(key)
+    if found is not None and found[0] is cost and found[1] is prices:
+        return found[2]
+    answer = _reduced(cost, own, left, right, prices)
+    _ASKED.put(key, (cost, prices, answer))
+    return answer
 
 
 # --- the reduced questions ------------------------------------------------------------------------------------
