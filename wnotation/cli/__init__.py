@@ -51,6 +51,8 @@ COMMAND_MODULES = (
     "rules",
     "share",
     "archive",
+    "record",
+    "new",
 )
 
 for _name in COMMAND_MODULES:

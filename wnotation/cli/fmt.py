@@ -6,6 +6,7 @@ from contextlib import nullcontext
 
 import click
 
+from ..atomicfile import write_atomic as _atomic_write
 from .errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, UserError, worst
 from .inputs import RECORD_PATH, STDIN, expand, read
 from .output import count, err
@@ -121,64 +122,6 @@ def _print_diff(old: str, new: str, source: str) -> None:
                                  fromfile=f"{source} (original)", tofile=f"{source} (canonical)")
     for line in lines:
         click.echo(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False)
-
-
-#: Temporary files of ``fmt --write`` are named ``.NAME.wnotation-PID-XXXX.tmp`` beside the file NAME: hidden and
-#: not ``*.7wn``, so ``check DIR`` and ``fmt DIR`` never read one, and tied to the process that made it.
-TEMP_MARK = ".wnotation-"
-
-
-def _atomic_write(path: str, text: str) -> None:
-    """Replace the file at ``path`` by ``text`` atomically: a temporary file in the same directory (same
-    permissions), flushed to disk, then renamed over the original. A symbolic link is written through: the file it
-    points to is replaced, the link kept. On any failure the original is untouched and the temporary file removed;
-    one left by a killed run (its process gone) is removed by the next write of the same file. Raises
-    :class:`OSError`."""
-    import os
-    import tempfile
-
-    target = os.path.realpath(path)
-    directory, name = os.path.split(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}{TEMP_MARK}{os.getpid()}-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, os.stat(target).st_mode & 0o7777)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _remove_stale_temps(directory, name)
-
-
-def _remove_stale_temps(directory: str, name: str) -> None:
-    """Remove the temporary files of ``fmt --write`` for the file ``name`` whose process no longer runs (killed
-    mid-write): they hold nothing the file does not."""
-    import os
-
-    prefix = f".{name}{TEMP_MARK}"
-    for entry in os.listdir(directory):
-        pid = entry[len(prefix):].split("-", 1)[0] if entry.startswith(prefix) and entry.endswith(".tmp") else ""
-        if pid.isdigit() and int(pid) != os.getpid() and not _process_runs(int(pid)):
-            try:
-                os.unlink(os.path.join(directory, entry))
-            except OSError:
-                pass  # gone already, or not ours to remove: it is hidden and never read
-
-
-def _process_runs(pid: int) -> bool:
-    import os
-
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it runs, under another user
-    return True
 
 
 COMMANDS = (fmt,)

@@ -1,0 +1,300 @@
+"""The recorder's core (wnotation.recorder.session and .choices), driven through its questions and answers.
+
+A bot game (known seed) is the game "at the table": :func:`script` answers each question the session asks with the
+fewest letters that name the bot's play among the completions, so the tests also measure the keystrokes a turn
+takes. The record built must be the bot's game, canonical, and check clean.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from wnotation import check, deck, parse, replay, write
+from wnotation.canonical import canonical_purchases
+from wnotation.engine import legal_actions, pick_options
+from wnotation.engine.bot import play_game
+from wnotation.record import Record
+from wnotation.recorder import choices
+from wnotation.recorder.session import Session
+from wnotation.vocabulary import age_of_numeral
+
+# 3 players, seed 4: Babylon night (Ada) keeps its last card in Ages II and III (II.7, III.7), Halikarnassos night
+# (Cyd) builds Guard Tower and Barracks from the discard pile after II.3 and II.5. 7 players, seed 53: the same
+# powers at seats 1 and 4 (II.7, III.7; a pick after II.3).
+THREE, SEVEN = (3, 4), (7, 53)
+
+
+@cache
+def bot_game(players: int, seed: int) -> Record:
+    return play_game(players, seed, "greedy")
+
+
+def bare(record: Record) -> Record:
+    """The game as recorded at the table: no seed, no guild list (the deal is not known)."""
+    return record.model_copy(update={"seed": None, "guilds": None})
+
+
+def header(record: Record) -> Record:
+    return bare(record).model_copy(update={"turns": (), "results": ()})
+
+
+def expected_text(record: Record) -> str:
+    return write(canonical_purchases(bare(record)))
+
+
+def _age(label: str) -> int:
+    return age_of_numeral(label.split(".")[0])
+
+
+def shortest(full: str, ok) -> str:
+    """The shortest beginning of ``full`` that ``ok`` accepts (``full`` itself at worst)."""
+    for k in range(1, len(full) + 1):
+        try:
+            if ok(full[:k]):
+                return full[:k]
+        except choices.EntryError:
+            pass
+    return full
+
+
+def answer_for(session: Session, target: Record) -> str:
+    """What a quick typist answers to the session's question for the game ``target``."""
+    q = session.question()
+    assert q is not None
+    acts = {(t.label, a.seat): a for t in target.turns for a in t.actions}
+    a = acts[(q.label, q.seat)]
+    hidden = session.view is not None and q.seat != session.view
+    if q.kind == "action":
+        want = (a.use, a.card if a.use == "build" or not hidden else "?")
+        offered = choices.plays(session._seen(session.start()), q.seat, hidden=hidden)
+        full = want[1] if want[0] == "build" else f"{want[0]} {want[1]}"
+        return shortest(full, lambda p: choices.parse_play(p, offered, _age(q.label)) == want)
+    if q.kind == "purchase":
+        options = session.draft.play.purchases
+        k = next(i for i, o in enumerate(options) if a.purchase is None or o.purchase == a.purchase)
+        return "" if k == 0 else str(k + 1)
+    if q.kind == "keep":
+        return "" if a.discard is None else "n"
+    if q.kind == "discard":
+        if hidden:
+            return ""
+        cards = session._left_in_hand(session.draft)
+        return shortest(a.discard, lambda p: choices.parse_card(p, cards, _age(q.label)) == a.discard)
+    assert q.kind == "pick"
+    return a.pick.card or "-"
+
+
+def drive(session: Session, target: Record, *, until: str | None = None) -> list[tuple]:
+    """Answer every question (up to the first one of turn ``until``, or of kind ``until``: ``pick``) as
+    :func:`answer_for`; the log of ``(question, typed, reply)``."""
+    log = []
+    while (q := session.question()) is not None and until not in (q.label, q.kind):
+        typed = answer_for(session, target)
+        reply = session.answer(typed)
+        assert reply.accepted, (q, typed, reply)
+        log.append((q, typed, reply))
+    return log
+
+
+def script(target: Record, *, view: int | None = None, until: str | None = None) -> list[str]:
+    """The answers typed to record ``target`` (a shadow session asks the questions)."""
+    return [typed for _, typed, _ in drive(Session(header(target), view=view), target, until=until)]
+
+
+# --- whole games ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [THREE, SEVEN], ids=["3p", "7p"])
+def test_a_whole_game_typed_in_is_the_game_played_canonical_with_its_results(game):
+    target = bot_game(*game)
+    session = Session(header(target))
+    log = drive(session, target)
+    assert session.question() is None
+    assert session.text() == expected_text(target)  # the bot's results included: the same scores
+    report = check(session.text(), source="recorded.7wn")
+    assert report.ok and not [d for d in report.diagnostics if not d.check_only]
+    assert "the game is over: score sheet" in log[-1][2].lines
+    kinds = Counter(q.kind for q, _, _ in log)
+    assert kinds["keep"] and kinds["pick"] and kinds["discard"] and kinds["purchase"]
+
+
+def test_R_BABYLON_N1__the_keep_question_and_the_extra_turn_come_exactly_when_the_rules_call_for_them():
+    target = bot_game(*THREE)
+    log = drive(Session(header(target)), target)
+    babylon = 1
+    keeps = [(q.label, q.seat) for q, _, _ in log if q.kind == "keep"]
+    # Babylon night's stage 2 grants the power: asked on each turn 6 once it is built (or built by that very play)
+    assert keeps and all(seat == babylon and label.endswith(".6") for label, seat in keeps)
+    extra = [(q.label, q.seat, q.kind) for q, _, _ in log if q.label.endswith(".7")]
+    assert extra == [("II.7", babylon, "action"), ("III.7", babylon, "action")]
+    sixth = {q.label for q, _, _ in log if q.kind == "discard" and q.seat == babylon}
+    assert sixth == {"I.6"}  # before the power, Babylon discards like everyone
+
+
+def test_R_HALI__the_pick_is_asked_right_after_the_turn_of_the_stage_from_the_engines_pile():
+    target = bot_game(*THREE)
+    session = Session(header(target))
+    drive(session, target, until="pick")
+    q = session.question()
+    assert q.kind == "pick" and q.seat == 3 and q.label == "II.3"
+    game = session._before_picks(2, 3)
+    assert [c.text for c in q.choices] == [c.name for c in pick_options(game, 3)] + ["-"]
+    assert "Guard Tower" in [c.text for c in q.choices]
+    reply = session.answer("gu")
+    assert reply.accepted and "Cyd builds Guard Tower from the discard pile" in reply.lines
+    assert [a.pick.card for a in session.turns[-1].actions if a.pick] == ["Guard Tower"]
+    assert session.question().label == "II.4"
+
+
+def test_R_TRADE_MINIMAL__the_default_purchase_is_the_engines_and_another_cheapest_one_can_be_stated(tmp_path):
+    target = bot_game(*THREE)
+    session = Session(header(target), path=str(tmp_path / "g.7wn"))
+    while True:
+        q = session.question()
+        if session.draft is not None and q.kind == "purchase":
+            break
+        assert session.answer(answer_for(session, target)).accepted
+    play = session.draft.play
+    assert q.default == "1" and len(q.choices) == len(play.purchases) >= 2
+    state = session.start()
+    listed = [a for a in legal_actions(state._replace(hands=tuple(
+        choices.possible_cards(state, q.seat) if k == q.seat - 1 else h for k, h in enumerate(state.hands))), q.seat)
+        if a.use == play.use and a.card.name == play.card]
+    assert listed[0].default and str(listed[0].coins) in q.choices[0].note
+    second = play.purchases[1].purchase
+    assert session.answer("2").accepted
+    while session.entered:  # finish the turn as the bot played it
+        assert session.answer(answer_for(session, target)).accepted
+    mine = next(a for a in session.turns[-1].actions if a.seat == q.seat)
+    assert mine.purchase == second
+    text = (tmp_path / "g.7wn").read_text(encoding="utf-8")
+    assert text == session.text() and write(parse(text)) == text
+    assert check(text).ok
+
+
+def test_an_illegal_action_is_shown_with_its_rule_at_once_and_corrected():
+    target = bot_game(*THREE)
+    session = Session(header(target))
+    drive(session, target, until="I.2")
+    built = session.turns[0].actions[0].card  # seat 1 built it on I.1
+    reply = session.answer(built)
+    assert not reply.accepted
+    assert any("error[R-UNIQUE]" in line and built in line for line in reply.lines), reply.lines
+    assert session.question().seat == 1 and not session.entered  # asked again, nothing recorded
+    assert session.answer(answer_for(session, target)).accepted
+    drive(session, target)
+    assert session.text() == expected_text(target)
+
+
+def test_R_COST_COINS__an_unaffordable_play_is_refused_then_recorded_as_played_when_entered_again():
+    target = bot_game(*THREE)
+    session = Session(header(target))
+    drive(session, target, until="I.1")
+    reply = session.answer("Caravansery")  # an Age II card is not an Age I card: the catalogue says so
+    assert not reply.accepted and "Age I" in reply.lines[0]
+    reply = session.answer("stage ?")  # Babylon night's first stage costs more than 3 coins' worth
+    assert not reply.accepted and any("[R-" in line for line in reply.lines), reply.lines
+    rule = next(line for line in reply.lines if "[R-" in line).split("[")[1].split("]")[0]
+    again = session.answer("stage ?")
+    assert again.accepted and any(f"[{rule}]" in line for line in again.lines)
+    assert session.entered[0].use == "stage"
+
+
+def test_undo_the_last_action_the_turn_and_across_the_last_complete_turn(tmp_path):
+    target = bot_game(*THREE)
+    path = tmp_path / "g.7wn"
+    session = Session(header(target), path=str(path))
+    drive(session, target, until="I.3")
+    saved = path.read_text(encoding="utf-8")
+    assert saved.count("\nI.") == 2
+    assert session.answer(answer_for(session, target)).accepted
+    assert len(session.entered) == 1
+    assert session.answer("undo").accepted and not session.entered
+    assert session.answer("undo").accepted  # back into I.2: its last action reopened, the file without I.2
+    assert [a.seat for a in session.entered] == [1, 2] and session.question().label == "I.2"
+    assert path.read_text(encoding="utf-8").count("\nI.") == 1
+    assert session.answer("undo turn").accepted and not session.entered
+    drive(session, target, until="I.3")
+    assert path.read_text(encoding="utf-8") == saved
+
+
+def test_undo_a_pick_asks_it_again():
+    target = bot_game(*THREE)
+    session = Session(header(target))
+    drive(session, target, until="pick")
+    assert session.question().kind == "pick"
+    assert session.answer("-").accepted and session.question().label == "II.4"
+    assert session.answer("undo").accepted
+    q = session.question()
+    assert q.kind == "pick" and q.label == "II.3"
+
+
+def test_a_seat_view_offers_the_other_seats_hidden_cards_as_unknown_and_records_them_so():
+    target = bot_game(*THREE)
+    session = Session(header(target), view=1)
+    log = drive(session, target)
+    other = [q for q, _, _ in log if q.kind == "action" and q.seat != 1]
+    assert all(q.choices[0].text in ("stage ?", "sell ?") for q in other)
+    assert not any(q.kind == "discard" and q.seat != 1 for q, _, _ in log)  # others' discards are unseen: ?
+    record = session.record
+    hidden = [a for t in record.turns for a in t.actions if a.seat != 1 and a.use != "build"]
+    assert hidden and all(a.card == "?" for a in hidden)
+    assert all(a.discard in (None, "?") for t in record.turns for a in t.actions if a.seat != 1)
+    played = replay(parse(session.text()))
+    assert played.ok and played.complete
+
+
+def test_without_a_deal_the_cards_offered_are_the_ages_designs_not_known_elsewhere():
+    target = bot_game(*THREE)
+    session = Session(header(target))
+    q = session.question()
+    designs = {c.name for c in deck.copies(1, 3)}
+    assert {c.text for c in q.choices if c.text in designs} <= designs
+    assert {c.text.removeprefix("sell ") for c in q.choices if c.text.startswith("sell ") and c.text != "sell ?"} \
+        == designs
+    drive(session, target, until="I.3")
+    once = {c.name for c, n in deck.copies(1, 3).items() if n == 1}
+    gone = {a.card for t in session.turns for a in t.actions} & once
+    offered = {c.text.removeprefix("sell ") for c in session.question().choices}
+    assert gone and not gone & offered
+
+
+def test_with_the_deal_known_the_cards_offered_are_the_hand():
+    target = bot_game(*THREE)
+    session = Session(target.model_copy(update={"turns": (), "results": ()}))  # seed and guilds: the deal is known
+    q = session.question()
+    hand = {c.name for c in session.start().hands[0]}
+    assert {c.text.removeprefix("sell ") for c in q.choices} - {"?", "stage ?"} == hand
+    log = drive(session, target)
+    assert not any(q.kind == "discard" for q, _, _ in log)  # the hand shows the last card
+    assert session.text() == write(canonical_purchases(target))
+
+
+def test_open_goes_on_after_the_last_complete_turn(tmp_path):
+    target = bot_game(*THREE)
+    path = tmp_path / "g.7wn"
+    first = Session(header(target), path=str(path))
+    drive(first, target, until="II.2")
+    again = Session.open(str(path))
+    assert again.question().label == "II.2" and again.question().seat == 1
+    drive(again, target)
+    assert path.read_text(encoding="utf-8") == expected_text(target)
+
+
+def test_typing_matches_word_beginnings_and_refuses_what_names_no_card():
+    target = bot_game(*THREE)
+    session = Session(header(target))
+    offered = choices.plays(session.start(), 1)
+    assert choices.parse_play("lu ya", offered, 1) == ("build", "Lumber Yard")
+    assert choices.parse_play("se lu", offered, 1) == ("sell", "Lumber Yard")
+    assert choices.parse_play("sell", offered, 1) == ("sell", "?")
+    assert choices.parse_play("STAGE ?", offered, 1) == ("stage", "?")
+    with pytest.raises(choices.EntryError, match="did you mean Lumber Yard"):
+        choices.parse_play("lumber yrd", offered, 1)
+    with pytest.raises(choices.EntryError, match="type more"):
+        choices.parse_play("s", offered, 1)
+    with pytest.raises(choices.EntryError, match="face up"):
+        choices.parse_play("?", offered, 1)

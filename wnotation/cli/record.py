@@ -1,0 +1,75 @@
+"""``wnotation record``: record a game at the table, turn by turn, the rules checked as each action is entered."""
+
+from __future__ import annotations
+
+import click
+
+from .errors import UserError
+
+RECORD_EPILOG = """\b
+Each turn asks every seat's action in seat order, completing from what the engine knows at
+this position (the seat's hand when the deal is known, else the cards of this Age still
+possible; stage …, sell …, ? for a card not seen) with each play's cost; a paid build with
+several cheapest purchases asks which (Enter: the engine's default); turn 6's discard,
+Babylon's extra turn and Halikarnassos' pick are asked exactly when the rules call for them.
+A finding is shown at once with its rule ID: an action with an error is recorded only if
+entered a second time. undo / undo turn at any prompt. After every turn FILE is rewritten
+atomically in canonical 7WN with coins, shields and provisional points shown; FILE holding an
+unfinished record goes on where it stopped.
+
+\b
+Examples:
+  wnotation record club.7wn
+  wnotation record club.7wn --seat Alice:Gizah:day --seat Bob:Babylon:night --seat Carol:Rhodos:day
+  wnotation record club.7wn --view Alice"""
+
+
+@click.command(epilog=RECORD_EPILOG, short_help="Record a game at the table, the rules checked as you type.")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--view", metavar="SEAT", help="Record as this seat (name or number) sees the game: the other seats' "
+              "hidden cards (stages, sales, discards) are ? by default.")
+@click.option("--event", metavar="TEXT", help="The Event tag of a new record.")
+@click.option("--date", metavar="YYYY.MM.DD", help="The date of a new record (default: today).")
+@click.option("--seat", "seats", multiple=True, metavar="NAME:WONDER:SIDE",
+              help="A seat of a new record, clockwise (3 to 7); asked when left out.")
+def record(file: str, view: str | None, event: str | None, date: str | None, seats: tuple[str, ...]) -> int:
+    """Record a game in FILE interactively (a new record, or an unfinished one to go on with)."""
+    from ..recorder import session as recording
+    from ..recorder import ui
+    from ..recorder.header import HeaderError, make_header
+
+    if recording.exists(file):
+        if seats or event or date:
+            raise UserError(f"{file} already holds a record, whose header is kept: leave out --seat, --event and "
+                            "--date to go on with it")
+        session = recording.Session.open(file)
+    else:
+        try:
+            header = make_header(seats=seats, event=event, date=date) if seats else ui.ask_header(
+                event=event, date=date)
+        except HeaderError as exc:
+            raise UserError(str(exc)) from None
+        session = recording.Session(header, path=file)
+    if view is not None:
+        session.view = _seat(view, [s.name for s in session.header.seats])
+    try:
+        session.save()
+    except OSError as exc:
+        raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
+    ui.run(session)
+    return 0
+
+
+def _seat(text: str, names: list[str]) -> int:
+    """A seat number from a number or a name (spelt as the header does, any case)."""
+    from ..vocabulary import seat_key
+
+    if text.isdigit() and 1 <= int(text) <= len(names):
+        return int(text)
+    for k, name in enumerate(names, 1):
+        if seat_key(name) == seat_key(text):
+            return k
+    raise UserError(f"--view {text}: no such seat (seats: {', '.join(names)}, or 1 to {len(names)})")
+
+
+COMMANDS = (record,)

@@ -1,0 +1,567 @@
+"""A recording session: the Record being built at the table, and the engine's answers at its current position.
+
+The session asks one :class:`Question` at a time (a seat's action, a purchase among the cheapest ones, whether to
+keep the last card, turn 6's discard, Halikarnassos' pick), each exactly when the rules call for it, and takes the
+answer as text (:meth:`Session.answer`). Every answer is judged by replaying the record with it: the findings are
+the engine's, shown at once with their rule IDs, and an action with an error is refused until it is entered a
+second time (then it is recorded as played, as a record may hold an illegal play). After each turn the file is
+rewritten atomically in canonical 7WN, so a crash loses at most the turn being entered; a session opened on an
+unfinished record goes on where it stopped. Nothing here reads a keyboard or draws a screen: see :mod:`.ui`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..atomicfile import write_atomic
+from ..canonical import canonical_purchases
+from ..engine import Finding, Game, Replay, State, pick_options, picks_owed, replay, seats_to_act, view
+from ..engine import events as ev
+from ..notation import parse, write
+from ..record import UNKNOWN, Action, Pick, Purchase, Record, SeatResult, Turn
+from ..vocabulary import RESULT_FIELDS, numeral, turn_label
+from . import choices
+from .choices import Choice, EntryError, Play
+
+__all__ = ["Question", "Reply", "Session", "UNDO", "UNDO_TURN"]
+
+UNDO = "undo"
+UNDO_TURN = "undo turn"
+DECLINE = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What the session asks next. ``kind`` is ``action``, ``purchase``, ``keep``, ``discard`` or ``pick``;
+    ``label`` the turn (``II.3``); ``choices`` the completions in the engine's order; ``default`` what an empty
+    answer means (``""``: an answer is needed)."""
+
+    kind: str
+    seat: int
+    label: str
+    prompt: str
+    choices: tuple[Choice, ...]
+    default: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What an answer did: ``accepted`` (false: the same question is asked again) and lines to show the user."""
+
+    accepted: bool
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class _Draft:
+    """The action of the seat being entered, before its purchase or last-card questions are answered."""
+
+    seat: int
+    play: Play | None
+    use: str
+    card: str
+    purchase: Purchase | None = None
+    purchase_asked: bool = False
+    keep: bool | None = None  # None: not asked (or not allowed)
+    discard: str | None = None
+    typed: str = ""
+    accepted: frozenset[tuple[str, str, str, int | None]] = frozenset()  # errors the user insisted on
+
+
+def _key(f: Finding) -> tuple[str, str, str, int | None]:
+    return f.rule, f.message, f.address, f.seat
+
+
+def _rendered(f: Finding) -> str:
+    return f"{f.address} {f.severity}[{f.rule}]: {f.message}"
+
+
+class Session:
+    """A game being recorded. ``header`` is the Record's roster and tags; ``turns`` the complete turns so far (an
+    unfinished record); ``view`` the seat whose view the recorder has (others' hidden cards default to ``?``);
+    ``path`` the file rewritten after every turn (``None``: nowhere)."""
+
+    def __init__(self, header: Record, turns: Sequence[Turn] = (), *, view: int | None = None,
+                 path: str | None = None) -> None:
+        if view is not None and not 1 <= view <= header.players:
+            raise ValueError(f"seat {view} is not at the table (seats 1 to {header.players})")
+        self.header = header.model_copy(update={"turns": (), "results": ()})
+        self.turns: list[Turn] = list(turns)
+        self.view = view
+        self.path = path
+        self.entered: list[Action] = []  # the current turn's finished actions
+        self.draft: _Draft | None = None
+        self.insist: tuple[int, str, str] | None = None  # (seat, kind, typed) of a refused answer
+        self.picks_done: list[tuple[int, int]] = []  # (turn index, seat) of each pick answered, in order
+        self._played: tuple[tuple[Turn, ...], Replay] | None = None
+        self._partial: tuple[tuple[object, ...], Replay] | None = None
+
+    # --- opening and saving --------------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str, *, view: int | None = None) -> Session:
+        """A session on the record in ``path`` (an unfinished game goes on after its last turn). Raises
+        ``NotationError`` when the file is not one readable game, ``OSError`` when it cannot be read."""
+        with open(path, encoding="utf-8") as handle:
+            record = parse(handle.read(), source=path)
+        return cls(record, record.turns, view=view, path=path)
+
+    @property
+    def record(self) -> Record:
+        """The record of the complete turns (and picks), with its results once the game is over."""
+        rec = self.header.model_copy(update={"turns": tuple(self.turns)})
+        played = self._replay()
+        if played.complete and self._pending_pick() is None and played.scores is not None:
+            results = tuple(SeatResult(seat=ln.seat, **{f: getattr(ln, f) for f in RESULT_FIELDS})
+                            for ln in played.scores.lines)
+            rec = rec.model_copy(update={"results": results})
+        return rec
+
+    def text(self) -> str:
+        """The canonical 7WN text of :attr:`record` (purchases as the canonical form states them)."""
+        return write(canonical_purchases(self.record))
+
+    def save(self) -> None:
+        """Rewrite the file atomically (nothing when the session has no path). Raises ``OSError``."""
+        if self.path is not None:
+            write_atomic(self.path, self.text())
+
+    # --- replays -----------------------------------------------------------------------------------------------
+
+    def _replay(self) -> Replay:
+        """The replay of the complete turns (kept until they change)."""
+        turns = tuple(self.turns)
+        if self._played is None or self._played[0] != turns:
+            self._played = (turns, replay(self.header.model_copy(update={"turns": turns})))
+        return self._played[1]
+
+    def _with(self, actions: Sequence[Action]) -> Replay:
+        """The replay of the complete turns and the current turn holding ``actions`` (possibly none)."""
+        where = self.current()
+        assert where is not None
+        turns = tuple(self.turns) + (Turn(age=where[0], number=where[1], actions=tuple(actions)),)
+        key = (turns,)
+        if self._partial is None or self._partial[0] != key:
+            self._partial = (key, replay(self.header.model_copy(update={"turns": turns})))
+        return self._partial[1]
+
+    def current(self) -> tuple[int, int] | None:
+        """The turn being entered, ``(age, number)``, or ``None`` once the game is over."""
+        if not self.turns:
+            return (1, 1)
+        last = self.turns[-1]
+        if last.number < 6:
+            return (last.age, last.number + 1)
+        if last.number == 6 and seats_to_act(self._replay().position(turn_label(last.age, 6))):
+            return (last.age, 7)
+        return (last.age + 1, 1) if last.age < 3 else None
+
+    def start(self) -> State:
+        """The position the current turn is played from, as the record with the actions entered so far shows it."""
+        age, number = self.current() or (3, 7)
+        return self._with(self.entered).position(f"{numeral(age)}.{number - 1}")
+
+    def acting(self) -> tuple[int, ...]:
+        where = self.current()
+        return () if where is None else seats_to_act(self.start())
+
+    # --- picks -------------------------------------------------------------------------------------------------
+
+    def _before_picks(self, age: int, after: int) -> Game | None:
+        """The game just after turn ``after`` of ``age`` and its incomes, before the builds from the discard pile
+        (for turn 6, after the extra turn if any), as the complete turns replay; ``None`` if not reached."""
+        played = self._replay()
+        if after < 6:
+            start, end = f"{numeral(age)}.{after - 1}", f"{numeral(age)}.{after}"
+        else:
+            start = f"{numeral(age)}.7" if f"{numeral(age)}.7" in played.marks else f"{numeral(age)}.6"
+            end = f"{numeral(age)}.end"
+        if start not in played.marks or end not in played.marks:
+            return None
+        game = Game(played.position(start))
+        for e in played.events[played.marks[start]:played.marks[end]]:
+            if isinstance(e, (ev.PickedFromDiscard, ev.PickDeclined, ev.ConflictResolved, ev.AgeEnded)):
+                break
+            game.apply(e)
+        return game
+
+    def _pending_pick(self) -> tuple[int, int, Game] | None:
+        """``(turn index, seat, game before the picks)`` of a build from the discard pile owed and not yet
+        answered: after a turn 1-5 at once, after turn 6 once the extra turn (if any) is played (R-HALI-LAST)."""
+        if not self.turns:
+            return None
+        last = self.turns[-1]
+        if last.number == 6 and self.current() == (last.age, 7):
+            return None
+        after = min(last.number, 6)
+        game = self._before_picks(last.age, after)
+        if game is None:
+            return None
+        for seat in picks_owed(game):
+            for k in range(len(self.turns) - 1, -1, -1):
+                turn = self.turns[k]
+                if turn.age != last.age or turn.number < after:
+                    break
+                action = next((a for a in turn.actions if a.seat == seat and a.use == "stage"), None)
+                if action is not None:
+                    if action.pick is None:
+                        return k, seat, game
+                    break
+        return None
+
+    # --- questions ---------------------------------------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        s = self.header.seats[seat - 1]
+        return f"{s.name} ({s.wonder} {s.side})"
+
+    def _hidden(self, seat: int) -> bool:
+        return self.view is not None and seat != self.view
+
+    def _seen(self, state: State) -> State:
+        return view(state, self.view) if self.view is not None else state
+
+    def question(self) -> Question | None:
+        """The next question, or ``None`` once the record is complete."""
+        pending = self._pending_pick()
+        if pending is not None:
+            k, seat, game = pending
+            cards = pick_options(game, seat)
+            opts = tuple(Choice(c.name) for c in cards) + (Choice(DECLINE, "declines the pick"),)
+            label = self.turns[k].label
+            return Question("pick", seat, label, f"{label} {self.name(seat)} builds from the discard pile", opts)
+        where = self.current()
+        if where is None:
+            return None
+        label = turn_label(*where)
+        d = self.draft
+        if d is not None:
+            if d.play is not None and len(d.play.purchases) > 1 and not d.purchase_asked:
+                opts = tuple(Choice(str(k), f"{o.text} {o.coins} coins" + (" (default)" if o.default else ""))
+                             for k, o in enumerate(d.play.purchases, 1))
+                return Question("purchase", d.seat, label, f"{label} {self.name(d.seat)} {d.card}: purchase", opts,
+                                "1")
+            if where[1] == 6 and d.keep is None and d.play is not None and d.play.keeps:
+                return Question("keep", d.seat, label, f"{label} {self.name(d.seat)} keeps the last card for the "
+                                "extra turn (R-BABYLON-N1)?", (Choice("y", "keep it"), Choice("n", "discard it")), "y")
+            if where[1] == 6 and not d.keep and d.discard is None:
+                cards = self._left_in_hand(d)
+                opts = choices.card_choices(cards)
+                return Question("discard", d.seat, label, f"{label} {self.name(d.seat)} discards the last card",
+                                opts, UNKNOWN)
+        seat = self._next_seat()
+        offered = choices.plays(self._seen(self.start()), seat, hidden=self._hidden(seat))
+        state = self.start()
+        coins = state.cities[seat - 1].coins
+        return Question("action", seat, label, f"{label} {self.name(seat)} [{coins} coins]",
+                        tuple(Choice(p.text, p.note) for p in offered))
+
+    def _next_seat(self) -> int:
+        done = {a.seat for a in self.entered}
+        return next(s for s in self.acting() if s not in done)
+
+    def _left_in_hand(self, d: _Draft) -> tuple:
+        """The cards the seat may have left after its turn-6 play (its hand known: the one card)."""
+        state = self._seen(self.start())
+        cards = list(choices.possible_cards(state, d.seat))
+        known, complete = choices.hand(state, d.seat)
+        if complete:
+            rest = list(known)
+            for c in rest:
+                if c.name == d.card:
+                    rest.remove(c)
+                    break
+            return tuple(rest)
+        return tuple(cards)
+
+    # --- answers -----------------------------------------------------------------------------------------------
+
+    def answer(self, text: str) -> Reply:
+        """Take ``text`` as the answer to :meth:`question` (``undo`` and ``undo turn`` undo instead)."""
+        typed = " ".join(text.split())
+        if typed.casefold() in (UNDO, UNDO_TURN):
+            return self.undo(turn=typed.casefold() == UNDO_TURN)
+        q = self.question()
+        if q is None:
+            return Reply(False, ("the record is complete",))
+        if not typed:
+            if not q.default:
+                return Reply(False, (f"an answer is needed: {', '.join(c.text for c in q.choices[:5])}, …",))
+            typed = q.default
+        try:
+            if q.kind == "pick":
+                return self._answer_pick(q, typed)
+            if q.kind == "action":
+                return self._answer_action(q, typed)
+            if q.kind == "purchase":
+                return self._answer_purchase(typed)
+            if q.kind == "keep":
+                return self._answer_keep(typed)
+            return self._answer_discard(q, typed)
+        except EntryError as exc:
+            return Reply(False, (str(exc),))
+
+    def _answer_action(self, q: Question, typed: str) -> Reply:
+        where = self.current()
+        assert where is not None
+        state = self._seen(self.start())
+        offered = choices.plays(state, q.seat, hidden=self._hidden(q.seat))
+        use, card = choices.parse_play(typed, offered, where[0])
+        play = next((p for p in offered if p.use == use and p.card == card), None)
+        d = _Draft(q.seat, play, use, card, typed=typed)
+        if play is None or len(play.purchases) <= 1:
+            d.purchase_asked = True
+        if where[1] != 6:
+            d.keep = False
+        elif play is None or not play.keeps:
+            d.keep = False
+            if self._hidden(q.seat):
+                d.discard = UNKNOWN  # a seat view does not see another seat's discard
+            else:
+                left = self._left_in_hand(d)
+                if choices.hand(state, q.seat)[1] and len(left) == 1:
+                    d.discard = left[0].name  # the hand is known: its last card is the discard
+        # Judge the play now (the discard, not known yet, as unseen), so that a mistake is fixed before the rest.
+        probe = self._action(d, discard=d.discard if d.discard is not None else (None if d.keep is None else UNKNOWN))
+        found = self._new_findings(probe)
+        errors = [f for f in found if f.severity == "error" and f.rule not in ("R-LAST", "R-BABYLON-N1")]
+        if errors and self.insist != (q.seat, "action", f"{use} {card}"):
+            self.insist = (q.seat, "action", f"{use} {card}")
+            return Reply(False, tuple(_rendered(f) for f in errors) + (
+                "not recorded: enter another action, or the same again to record it as played",))
+        d.accepted = frozenset(_key(f) for f in errors)
+        self.insist = None
+        self.draft = d
+        return self._advance()
+
+    def _answer_purchase(self, typed: str) -> Reply:
+        d = self.draft
+        assert d is not None and d.play is not None
+        options = d.play.purchases
+        pick = None
+        if typed.isdigit() and 1 <= int(typed) <= len(options):
+            pick = options[int(typed) - 1]
+        else:
+            pick = next((o for o in options if choices.words(o.text) == choices.words(typed)), None)
+        if pick is None:
+            raise EntryError(f"type 1 to {len(options)} (Enter: 1, the engine's default)")
+        d.purchase = pick.purchase
+        d.purchase_asked = True
+        return self._advance()
+
+    def _answer_keep(self, typed: str) -> Reply:
+        d = self.draft
+        assert d is not None
+        word = typed.casefold()
+        if word not in ("y", "yes", "n", "no", "k", "keep", "d", "discard"):
+            raise EntryError("type y (keep the last card for the extra turn) or n (discard it)")
+        d.keep = word in ("y", "yes", "k", "keep")
+        if not d.keep and self._hidden(d.seat):
+            d.discard = UNKNOWN
+        return self._advance()
+
+    def _answer_discard(self, q: Question, typed: str) -> Reply:
+        d = self.draft
+        assert d is not None
+        where = self.current()
+        assert where is not None
+        d.discard = choices.parse_card(typed, self._left_in_hand(d), where[0])
+        return self._advance()
+
+    def _answer_pick(self, q: Question, typed: str) -> Reply:
+        pending = self._pending_pick()
+        assert pending is not None
+        k, seat, game = pending
+        card = None
+        if choices.words(typed) != [] and typed != DECLINE:
+            card = choices.parse_card(typed, pick_options(game, seat), self.turns[k].age, earlier=True)
+            if card == UNKNOWN:
+                raise EntryError("a pick is built face up: name the card, or - to decline")
+        before = self._replay()
+        turn = self.turns[k]
+        actions = tuple(a.model_copy(update={"pick": Pick(card=card)}) if a.seat == seat and a.use == "stage"
+                        and a.pick is None else a for a in turn.actions)
+        old = list(self.turns)
+        self.turns[k] = turn.model_copy(update={"actions": actions})
+        after = self._replay()
+        found = _subtract(after.findings, before.findings)
+        errors = [f for f in found if f.severity == "error"]
+        if errors and self.insist != (seat, "pick", str(card)):
+            self.insist = (seat, "pick", str(card))
+            self.turns = old
+            return Reply(False, tuple(_rendered(f) for f in errors) + (
+                "not recorded: enter another card, or the same again to record it as played",))
+        self.insist = None
+        self.picks_done.append((k, seat))
+        self.save()
+        lines = [_rendered(f) for f in found]
+        lines.append(f"{self.header.seats[seat - 1].name} " + (f"builds {card} from the discard pile" if card else
+                                                               "declines the pick"))
+        lines += self._after_turn()
+        return Reply(True, tuple(lines))
+
+    # --- finishing an action and a turn --------------------------------------------------------------------------
+
+    def _action(self, d: _Draft, *, discard: str | None) -> Action:
+        where = self.current()
+        assert where is not None
+        purchase = d.purchase
+        if purchase is None and d.play is not None and len(d.play.purchases) > 1:
+            purchase = d.play.purchases[0].purchase  # the default, stated as the canonical form does
+        return Action(seat=d.seat, use=d.use, card=d.card, purchase=purchase,
+                      discard=discard if where[1] == 6 else None)
+
+    def _new_findings(self, action: Action) -> list[Finding]:
+        """The findings that the record gains when ``action`` is added to the current turn."""
+        before = self._with(self.entered)
+        after = self._with(self.entered + [action])
+        return _subtract(after.findings, before.findings)
+
+    def _advance(self) -> Reply:
+        """Finish the draft once no question about it is left; finish the turn once every seat has played."""
+        q = self.question()
+        d = self.draft
+        if d is None or (q is not None and q.kind != "action" and q.seat == d.seat):
+            return Reply(True)
+        action = self._action(d, discard=None if d.keep else d.discard)
+        found = self._new_findings(action)
+        errors = [f for f in found if f.severity == "error" and _key(f) not in d.accepted]
+        if errors and self.insist != (d.seat, "last", f"{d.use} {d.card} {d.discard}"):
+            self.insist = (d.seat, "last", f"{d.use} {d.card} {d.discard}")
+            self.draft = None
+            return Reply(False, tuple(_rendered(f) for f in errors) + (
+                "not recorded: enter the action again (the same again records it as played)",))
+        self.insist = None
+        self.draft = None
+        self.entered.append(action)
+        lines = [_rendered(f) for f in found]
+        if len(self.entered) == len(self.acting()):
+            lines += self._commit()
+        return Reply(True, tuple(lines))
+
+    def _commit(self) -> list[str]:
+        where = self.current()
+        assert where is not None
+        before = self._replay().findings
+        turn = Turn(age=where[0], number=where[1], actions=tuple(sorted(self.entered, key=lambda a: a.seat)))
+        self.turns.append(turn)
+        self.entered = []
+        self.save()
+        found = _subtract(self._replay().findings, before)
+        lines = [_rendered(f) for f in found if f.address == turn.label and f.seat is None]
+        lines.append(f"{turn.label} recorded" + (f" in {self.path}" if self.path else ""))
+        lines += self.standings(turn.label)
+        lines += self._after_turn()
+        return lines
+
+    def _after_turn(self) -> list[str]:
+        """The military of an Age that is over (its picks answered) and, at the end, the score sheet."""
+        if self._pending_pick() is not None or not self.turns:
+            return []
+        last = self.turns[-1]
+        nxt = self.current()
+        if nxt is not None and nxt[0] == last.age:
+            return []
+        lines = self.military(last.age)
+        played = self._replay()
+        if nxt is None and played.scores is not None:
+            self.save()  # with the results
+            lines.append("the game is over: score sheet")
+            lines += self.sheet_lines()
+        return lines
+
+    # --- what is shown ------------------------------------------------------------------------------------------
+
+    def standings(self, label: str) -> list[str]:
+        """Coins, shields and provisional points of every seat after turn ``label``."""
+        played = self._replay()
+        state = played.position(label)
+        sheet = played.score_at(label)
+        width = max(len(s.name) for s in self.header.seats)
+        return [f"  {s.name.ljust(width)}  coins {c.coins:2}  shields {c.shields:2}  points {ln.total:3}"
+                for s, c, ln in zip(self.header.seats, state.cities, sheet.lines)]
+
+    def military(self, age: int) -> list[str]:
+        """The military result of ``age``: each seat's tokens of that Age and its military points so far."""
+        played = self._replay()
+        end = f"{numeral(age)}.end"
+        if end not in played.marks:
+            return []
+        state = played.position(end)
+        lines = [f"Age {numeral(age)} military:"]
+        for s, c in zip(self.header.seats, state.cities):
+            shown = " ".join(f"{t:+d}" for t in _age_tokens(played, age, c.seat)) or "no token"
+            lines.append(f"  {s.name}: {shown} (military {sum(c.tokens)})")
+        return lines
+
+    def sheet_lines(self) -> list[str]:
+        """The final score sheet laid out as the score pad: a column per seat, a row per category."""
+        from ..render import score_table
+
+        played = self._replay()
+        if played.scores is None:
+            return []
+        header, rows = score_table(self.header, played.scores)
+        table = [header] + rows
+        widths = [max(len(row[k]) for row in table) for k in range(len(header))]
+        return ["  ".join(cell.ljust(w) if k == 0 else cell.rjust(w) for k, (cell, w) in enumerate(zip(row, widths)))
+                for row in table]
+
+    # --- undo ----------------------------------------------------------------------------------------------------
+
+    def undo(self, *, turn: bool = False) -> Reply:
+        """Undo the last answer (``turn``: the whole turn being entered, or the last complete one)."""
+        self.insist = None
+        if self.draft is not None and not turn:
+            self.draft = None
+            return Reply(True, ("undone: the action being entered",))
+        if (self.entered or self.draft is not None) and turn:
+            self.draft, self.entered = None, []
+            return Reply(True, ("undone: the actions of this turn",))
+        if self.entered:
+            gone = self.entered.pop()
+            return Reply(True, (f"undone: {self.header.seats[gone.seat - 1].name}'s action",))
+        if self.picks_done and self.picks_done[-1][0] < len(self.turns):
+            k, seat = self.picks_done.pop()
+            t = self.turns[k]
+            self.turns[k] = t.model_copy(update={"actions": tuple(
+                a.model_copy(update={"pick": None}) if a.seat == seat else a for a in t.actions)})
+            self.save()
+            return Reply(True, (f"undone: {self.header.seats[seat - 1].name}'s pick",))
+        if not self.turns:
+            return Reply(False, ("nothing to undo",))
+        last = self.turns.pop()
+        self.picks_done = [p for p in self.picks_done if p[0] < len(self.turns)]
+        kept = [a.model_copy(update={"pick": None}) for a in sorted(last.actions, key=lambda a: a.seat)]
+        self.entered = [] if turn else kept[:-1]
+        self.save()
+        what = f"turn {last.label}" if turn else f"{self.header.seats[kept[-1].seat - 1].name}'s action of {last.label}"
+        return Reply(True, (f"undone: {what} (the file holds the turns before it)",))
+
+
+def _age_tokens(played: Replay, age: int, seat: int) -> list[int]:
+    """The military tokens ``seat`` took at the end of ``age``."""
+    start = played.marks.get(f"{numeral(age)}.0", 0)
+    end = played.marks.get(f"{numeral(age)}.end", 0)
+    return [e.token for e in played.events[start:end] if isinstance(e, ev.ConflictResolved) and e.seat == seat]
+
+
+def _subtract(after: Sequence[Finding], before: Sequence[Finding]) -> list[Finding]:
+    """The findings of ``after`` that ``before`` does not hold (as many times as it holds them)."""
+    left = Counter(_key(f) for f in before)
+    out = []
+    for f in after:
+        k = _key(f)
+        if left[k]:
+            left[k] -= 1
+        else:
+            out.append(f)
+    return out
+
+
+def exists(path: str) -> bool:
+    """Whether ``path`` holds a record to go on with (a non-empty file)."""
+    return os.path.isfile(path) and os.path.getsize(path) > 0
