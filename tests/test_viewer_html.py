@@ -59,19 +59,28 @@ def parsed(document: str) -> Elements:
     return parser
 
 
-def assert_self_contained(document: str) -> None:
-    """No URL an element could load, no ``url(`` but ``data:`` in any style, no ``@import``, no ``http(s):``
-    anywhere outside the embedded JSON data (whose text the page only ever sets as text)."""
+def assert_self_contained(document: str, *, links: bool = False) -> None:
+    """No element that loads or navigates, no event handler, no attribute holding a URL scheme, no ``http(s):``,
+    ``@import`` or ``url(`` but ``data:`` in the page's style and script. With ``links`` (the site's index),
+    ``<a href>`` is allowed to a plain file name beside the page."""
     p = parsed(document)
     for tag, attrs in p.tags:
-        assert not (URL_ATTRIBUTES & set(attrs)), (tag, attrs)
+        urls = URL_ATTRIBUTES & set(attrs)
+        if links and tag == "a" and urls == {"href"}:
+            assert re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9._-]*\.html", attrs["href"] or ""), attrs
+        else:
+            assert not urls, (tag, attrs)
         assert not any(name.startswith("on") for name in attrs), (tag, attrs)
         assert tag not in ("link", "iframe", "object", "embed", "img", "base", "form", "frame", "audio", "video")
         if tag == "meta":
             assert attrs.get("http-equiv", "").lower() in ("", "content-security-policy")
-    outside = re.sub(r'<script type="application/json" id="wn-data">[^<]*</script>', "", document)
-    assert not re.search(r"(?i)https?:", outside.replace("http://www.w3.org/2000/svg", ""))
-    for tag, _, body in p.blocks:
+        for name, value in attrs.items():
+            if not (tag == "meta" and name == "content"):
+                assert not re.search(r"(?i)(https?|javascript|data|file|blob):", value or ""), (tag, name, value)
+    for tag, attrs, body in p.blocks:
+        if attrs.get("type") == "application/json":
+            continue  # data, set only as text by the page's script
+        assert not re.search(r"(?i)https?:", body.replace("http://www.w3.org/2000/svg", "")), tag
         if tag == "style":
             assert "@import" not in body
             for m in re.finditer(r"url\(\s*['\"]?([^)'\"]*)", body):

@@ -24,6 +24,7 @@ from .lexer import tokens
 _JSON_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 _JSON_UNSAFE_RE = re.compile("[<>&\u2028\u2029]")
 _FILE_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 def asset(name: str) -> str:
@@ -57,9 +58,10 @@ def page_data(document_text: str) -> dict[str, Any]:
 
 
 def text(value: str) -> str:
-    """``value`` as HTML element text or a double-quoted attribute value: ``& < > " '`` escaped, and what cannot
-    be encoded as UTF-8 (a lone surrogate of a hand-built Record) replaced."""
-    return html.escape(value.encode("utf-8", "replace").decode("utf-8"), quote=True)
+    """``value`` as HTML element text or a double-quoted attribute value: ``& < > " '`` escaped, and what HTML
+    text may not hold (C0 controls but white space, DEL) or UTF-8 cannot encode (a lone surrogate of a hand-built
+    Record) replaced by U+FFFD, as a browser would show it."""
+    return html.escape(_NOT_TEXT.sub("\ufffd", value), quote=True)
 
 
 def csp_hash(block: str) -> str:
