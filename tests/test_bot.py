@@ -172,3 +172,14 @@ def test_R_BABYLON_N1__the_bots_keep_the_last_card_whenever_legal_actions_offer_
                 assert any(not x.keeps for x in offered) and a.discard is None
                 kept += 1
     assert kept
+
+
+@SETTINGS
+@given(games)
+def test_R_TRADE_MINIMAL__bot_games_are_already_canonical(game):
+    """The bots state a purchase exactly where the canonical form does (``canonical_purchases`` changes nothing),
+    so a caller that writes a bot game needs no second replay to make it canonical."""
+    from wnotation.canonical import canonical_purchases
+
+    record = play_game(*game)
+    assert canonical_purchases(record) is record
