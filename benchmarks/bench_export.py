@@ -114,12 +114,14 @@ def _stats_million(out: Path, root: Path) -> None:
         con.execute("DROP TABLE copy")
     total = con.execute("SELECT count(*) FROM plays").fetchone()[0]
     con.close()
-    best = float("inf")
+    best = cpu = float("inf")
     for _ in range(3):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         run_stats([str(db)])
         best = min(best, time.perf_counter() - started)
-    print(f"stats (all {7} standard reports) on {total:,} plays: {best:.2f} s wall (target < 1 s)")
+        cpu = min(cpu, time.process_time() - used)
+    print(f"stats (the 7 standard reports) on {total:,} plays: {best:.2f} s wall, {cpu:.2f} CPU s (DuckDB's threads "
+          "included; target < 1 s)")
 
 
 def _dask(corpus: Path, root: Path) -> None:

@@ -295,3 +295,41 @@ def test_export_and_stats_commands(tmp_path):
     assert csv_out.startswith("# overview\ngames,complete,plays,errors,wrong_results\n2,")
     run("stats", str(REPLAYS), "--from", "not a date", code=2)
     run("export", str(REPLAYS), code=2)
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(min_size=1, max_size=40), event=st.text(max_size=40))
+def test_any_name_and_event_round_trip_and_filter_exactly(tmp_path, name, event):
+    """Whatever text a seat name or an event holds (control characters, quotes, surrogate-free unicode), it is
+    stored as the Record holds it and a filter on it finds exactly its game."""
+    import unicodedata
+
+    con = duckdb.connect()
+    create_tables(con)
+    base, other = corpus()[0], corpus()[2]
+    seats = (base.seats[0].model_copy(update={"name": unicodedata.normalize("NFC", name)}),) + base.seats[1:]
+    tags = tuple(t.model_copy(update={"value": event}) if t.name == "Event" else t for t in base.tags)
+    record = base.model_copy(update={"seats": seats, "tags": tags})
+    for gid, r in ((1, record), (2, other)):
+        insert_all(con, R.game_rows(r, replay(r), gid=gid, source="s", index=gid).tables, str(tmp_path))
+    assert con.execute("SELECT name FROM seats WHERE game_id = 1 AND seat = 1").fetchone()[0] == seats[0].name
+    assert con.execute("SELECT event FROM games WHERE game_id = 1").fetchone()[0] == event
+    filters = Filters(player=name, event=event)
+    prepare(con, filters)
+    assert run_query(con, "overview", filters).rows[0][0] == 1 + (other.tag("Event") == event)
+    assert run_query(con, "player", filters).rows[0][2] == 1 + sum(s.name == seats[0].name for s in other.seats
+                                                                   if other.tag("Event") == event)
+
+
+def test_the_report_option_names_every_query():
+    from wnotation.archive.stats import PLAYER_QUERIES, QUERIES
+    from wnotation.cli.archive import REPORTS
+
+    assert set(REPORTS) == set(QUERIES) | set(PLAYER_QUERIES)
+    out = run("stats", str(REPLAYS), "--report", "wonders", "--csv").stdout
+    assert out.startswith("# wonders\nwonder,side,seats,wins,win_rate,avg_score\n") and "# cards" not in out
+    run("stats", str(REPLAYS), "--report", "player", code=2)

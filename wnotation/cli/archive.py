@@ -57,12 +57,14 @@ def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, job
     DuckDB: pip install 'wnotation[analytics]' (and 'wnotation[cluster]' for --scheduler).
     """
     from ..archive.export import export as run_export
+    from ..gcpolicy import batch_collection
 
     if out is None and duckdb_file is None:
         raise click.UsageError("give an output: -o DIR, --duckdb FILE or both")
     inputs = _inputs(paths)
     try:
-        summary = run_export(inputs, out, duckdb_file=duckdb_file, jobs=jobs, scheduler=scheduler)
+        with batch_collection():  # forked --jobs workers inherit the policy, as check's do
+            summary = run_export(inputs, out, duckdb_file=duckdb_file, jobs=jobs, scheduler=scheduler)
     except _archive_errors() as exc:
         raise UserError(str(exc)) from None
     click.echo(str(summary))
@@ -79,7 +81,14 @@ unknown date drop out once --from or --to is given).
 Examples:
   wnotation stats replays/
   wnotation stats archive/ --players 4 --json
+  wnotation stats archive/ --report wonders --report cards
   wnotation stats games.duckdb --player Ada --from 2026-01-01"""
+
+
+#: The reports --report names (the query files of wnotation/archive/sql/, picked_games aside).
+REPORTS = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades", "player",
+           "player_games")
+PLAYER_REPORTS = ("player", "player_games")
 
 
 class DateType(click.ParamType):
@@ -102,11 +111,13 @@ class DateType(click.ParamType):
 @click.option("--event", metavar="E", help="Only games whose Event tag is E.")
 @click.option("--from", "date_from", type=DateType(), help="Only games played on or after this date.")
 @click.option("--to", "date_to", type=DateType(), help="Only games played on or before this date.")
+@click.option("--report", "only", multiple=True, metavar="NAME", type=click.Choice(REPORTS),
+              help=f"Only this report (repeatable): {', '.join(REPORTS)}.")
 @click.option("--json", "as_json", is_flag=True, help="Print every report as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print every report as CSV (a line with the report's name "
               "before each).")
 def stats(paths: tuple[str, ...], player: str | None, players: int | None, event: str | None,
-          date_from: date | None, date_to: date | None, as_json: bool, as_csv: bool) -> None:
+          date_from: date | None, date_to: date | None, only: tuple[str, ...], as_json: bool, as_csv: bool) -> None:
     """Answer the standard questions of an archive: win rate and average score by Wonder and side and by player
     count, points per category, cards built and how they go with winning, trade flows; or with --player one
     player's record.
@@ -115,6 +126,7 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
     directories (read into memory first). Needs DuckDB: pip install 'wnotation[analytics]'.
     """
     from ..archive.stats import Filters, run_stats
+    from ..gcpolicy import batch_collection
 
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
@@ -123,8 +135,11 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
     else:
         sources = list(paths)
     filters = Filters(players, event, date_from, date_to, player)
+    if only and any((name in PLAYER_REPORTS) != (player is not None) for name in only if name != "overview"):
+        raise click.UsageError("the player and player_games reports need --player, the others go without it")
     try:
-        reports = run_stats(sources, filters)
+        with batch_collection():
+            reports = run_stats(sources, filters, only or None)
     except _archive_errors() as exc:
         raise UserError(str(exc)) from None
     if as_json:

@@ -1,5 +1,5 @@
--- Cards built (from the hand or from the discard pile), in complete games: how often, in what share of games,
--- and how they go with winning: the win rate of the seats that built them and the share built by winners.
+-- Cards built (from the hand or from the discard pile), in complete games: how often, how many per game (the
+-- pick rate), and how they go with winning: the win rate of the seats that built them.
 WITH built AS (
   SELECT p.game_id, p.seat, p.card, p.colour FROM plays AS p WHERE p.outcome = 'built'
   UNION ALL
@@ -7,9 +7,9 @@ WITH built AS (
 )
 SELECT
   b.card,
-  max(b.colour) AS colour,
+  any_value(b.colour) AS colour,
   count(*) AS built,
-  round(count(DISTINCT b.game_id) / (SELECT count(*) FROM picked_games WHERE complete), 4) AS games_share,
+  round(count(*) / (SELECT count(*) FROM picked_games WHERE complete), 4) AS per_game,
   round(avg(CASE WHEN s.winner THEN 1.0 ELSE 0.0 END), 4) AS builder_win_rate
 FROM built AS b
 JOIN picked_games AS g USING (game_id)
