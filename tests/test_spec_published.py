@@ -208,3 +208,15 @@ def test_a_json_reader_checks_what_section_14_says_and_nothing_else():
             assert read == value, pointer
         else:
             assert verdict.startswith("reads `") and read == json.loads(verdict[len("reads `"):-1]), (pointer, read)
+
+
+def test_deal_md_and_names_md_list_the_same_cards_in_the_same_order_with_the_same_copies():
+    """The two normative card lists of the spec agree with each other, not only each with the catalogue: the deal's
+    canonical order (deal.md 5) and the names appendix."""
+    deal = (SPEC / "deal.md").read_text(encoding="utf-8")
+    names = (SPEC / "names.md").read_text(encoding="utf-8")
+    for numeral in ("I", "II", "III"):
+        in_deal = [(r[1], r[2:7]) for r in _table(deal, f"#### Age {numeral}\n")]
+        in_names = [(r[0], r[3:8]) for r in _table(names, f"### Age {numeral}\n")]
+        assert in_deal == in_names, numeral
+    assert [r[1] for r in _table(deal, "#### Guilds\n")] == [r[0] for r in _table(names, "### Guilds")]
