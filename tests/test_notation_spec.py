@@ -182,3 +182,23 @@ def test_an_annotation_after_a_pick_belongs_to_the_pick_even_before_a_discard_cl
     assert action.discard == "West Trading Post" and action.annotation.after == ("unused",)
     assert ("I.6 Scriptorium, discard Marketplace | Stockade | stage Timber Yard, discard West Trading Post "
             "{ unused }, pick Workshop { from the pile }") in write(record).splitlines()
+
+
+def test_sides_and_the_seed_algorithm_are_matched_as_section_2_says():
+    """A Wonder side in any ASCII case with white space around it; the seed's algorithm in any ASCII case or with ſ
+    for s, its two words separated by any white space; nothing else folds."""
+    def header(side: str = "day", seed: str = "SM64-FY 5") -> str:
+        return HEADER.replace('"Alice" "Gizah" "day"', f'"Alice" "Gizah" "{side}"') + f'[Seed "{seed}"]\n'
+
+    for side, read in (("DAY", "day"), (" Night ", "night"), ("a", "day"), ("B", "night"), ("\u00a0day\u3000", "day")):
+        assert parse_many(header(side=side))[0].seats[0].side == read, side
+    for side in ("nİght", "nıght", "ｄay", "dayy"):
+        with pytest.raises(NotationError) as info:
+            parse_many(header(side=side))
+        assert info.value.rule == "wonder-side", side
+    for seed in ("sm64-fy 5", "ſM64-FY 5", "SM64-FY\u00a05", "SM64-FY 0005"):
+        assert parse_many(header(seed=seed))[0].seed.value == 5, seed
+    for seed in ("ｓm64-fy 5", "SM64-FY ５", "SM64_FY 5"):
+        with pytest.raises(NotationError) as info:
+            parse_many(header(seed=seed))
+        assert info.value.rule == "seed", seed
