@@ -99,9 +99,19 @@ def drive(session: Session, target: Record, *, until: str | None = None) -> list
     return log
 
 
-def script(target: Record, *, view: int | None = None, until: str | None = None) -> list[str]:
-    """The answers typed to record ``target`` (a shadow session asks the questions)."""
-    return [typed for _, typed, _ in drive(Session(header(target), view=view), target, until=until)]
+@cache
+def recorded(game: tuple[int, int], view: int | None = None) -> tuple[Session, tuple[tuple, ...]]:
+    """The bot game ``game`` recorded whole (through ``view``'s seat view): the session and its log (shared by the
+    tests of one process: do not change them)."""
+    target = bot_game(*game)
+    session = Session(header(target), view=view)
+    return session, tuple(drive(session, target))
+
+
+def script(target: Record, *, view: int | None = None) -> list[str]:
+    """The answers typed to record ``target`` whole (a shadow session asks the questions)."""
+    game = next(g for g in (THREE, SEVEN) if bot_game(*g) is target)
+    return [typed for _, typed, _ in recorded(game, view)[1]]
 
 
 # --- whole games ----------------------------------------------------------------------------------------------
@@ -110,8 +120,7 @@ def script(target: Record, *, view: int | None = None, until: str | None = None)
 @pytest.mark.parametrize("game", [THREE, SEVEN], ids=["3p", "7p"])
 def test_a_whole_game_typed_in_is_the_game_played_canonical_with_its_results(game):
     target = bot_game(*game)
-    session = Session(header(target))
-    log = drive(session, target)
+    session, log = recorded(game)
     assert session.question() is None
     assert session.text() == expected_text(target)  # the bot's results included: the same scores
     report = check(session.text(), source="recorded.7wn")
@@ -122,8 +131,7 @@ def test_a_whole_game_typed_in_is_the_game_played_canonical_with_its_results(gam
 
 
 def test_R_BABYLON_N1__the_keep_question_and_the_extra_turn_come_exactly_when_the_rules_call_for_them():
-    target = bot_game(*THREE)
-    log = drive(Session(header(target)), target)
+    _, log = recorded(THREE)
     babylon = 1
     keeps = [(q.label, q.seat) for q, _, _ in log if q.kind == "keep"]
     # Babylon night's stage 2 grants the power: asked on each turn 6 once it is built (or built by that very play)
@@ -233,9 +241,7 @@ def test_undo_a_pick_asks_it_again():
 
 
 def test_a_seat_view_offers_the_other_seats_hidden_cards_as_unknown_and_records_them_so():
-    target = bot_game(*THREE)
-    session = Session(header(target), view=1)
-    log = drive(session, target)
+    session, log = recorded(THREE, view=1)
     other = [q for q, _, _ in log if q.kind == "action" and q.seat != 1]
     assert all(q.choices[0].text in ("stage ?", "sell ?") for q in other)
     assert not any(q.kind == "discard" and q.seat != 1 for q, _, _ in log)  # others' discards are unseen: ?

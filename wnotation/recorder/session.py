@@ -96,8 +96,12 @@ class Session:
         self.draft: _Draft | None = None
         self.insist: tuple[int, str, str] | None = None  # (seat, kind, typed) of a refused answer
         self.picks_done: list[tuple[int, int]] = []  # (turn index, seat) of each pick answered, in order
-        self._played: tuple[tuple[Turn, ...], Replay] | None = None
-        self._partial: tuple[tuple[object, ...], Replay] | None = None
+        # Replays are keyed by ``version`` (bumped whenever ``turns`` changes) and the identity of the partial
+        # turn's actions: hashing Records would cost more than replaying them.
+        self.version = 0
+        self._played: tuple[int, Replay] | None = None
+        self._partial: dict[tuple[int, tuple[int, ...]], tuple[tuple[Action, ...], Replay]] = {}
+        self._plays: tuple[tuple[object, ...], tuple[Action, ...], tuple[Play, ...]] | None = None
 
     # --- opening and saving --------------------------------------------------------------------------------------
 
@@ -122,7 +126,7 @@ class Session:
 
     def text(self) -> str:
         """The canonical 7WN text of :attr:`record` (purchases as the canonical form states them)."""
-        return write(canonical_purchases(self.record))
+        return write(canonical_purchases(self.record, self._replay()))
 
     def save(self) -> None:
         """Rewrite the file atomically (nothing when the session has no path). Raises ``OSError``."""
@@ -133,20 +137,28 @@ class Session:
 
     def _replay(self) -> Replay:
         """The replay of the complete turns (kept until they change)."""
-        turns = tuple(self.turns)
-        if self._played is None or self._played[0] != turns:
-            self._played = (turns, replay(self.header.model_copy(update={"turns": turns})))
+        if self._played is None or self._played[0] != self.version:
+            self._played = (self.version, replay(self.header.model_copy(update={"turns": tuple(self.turns)})))
         return self._played[1]
+
+    def _changed(self) -> None:
+        """Note that :attr:`turns` changed (every change to it goes through here)."""
+        self.version += 1
 
     def _with(self, actions: Sequence[Action]) -> Replay:
         """The replay of the complete turns and the current turn holding ``actions`` (possibly none)."""
         where = self.current()
         assert where is not None
-        turns = tuple(self.turns) + (Turn(age=where[0], number=where[1], actions=tuple(actions)),)
-        key = (turns,)
-        if self._partial is None or self._partial[0] != key:
-            self._partial = (key, replay(self.header.model_copy(update={"turns": turns})))
-        return self._partial[1]
+        held = tuple(actions)
+        key = (self.version, tuple(id(a) for a in held))
+        found = self._partial.pop(key, None)
+        if found is None or not _same(found[0], held):
+            turns = tuple(self.turns) + (Turn(age=where[0], number=where[1], actions=held),)
+            found = (held, replay(self.header.model_copy(update={"turns": turns})))
+        self._partial[key] = found  # most recent last; holding the actions keeps their ids unique
+        while len(self._partial) > 4:
+            del self._partial[next(iter(self._partial))]
+        return found[1]
 
     def current(self) -> tuple[int, int] | None:
         """The turn being entered, ``(age, number)``, or ``None`` once the game is over."""
@@ -253,11 +265,20 @@ class Session:
                 return Question("discard", d.seat, label, f"{label} {self.name(d.seat)} discards the last card",
                                 opts, UNKNOWN)
         seat = self._next_seat()
-        offered = choices.plays(self._seen(self.start()), seat, hidden=self._hidden(seat))
+        offered = self.offered(seat)
         state = self.start()
         coins = state.cities[seat - 1].coins
         return Question("action", seat, label, f"{label} {self.name(seat)} [{coins} coins]",
                         tuple(Choice(p.text, p.note) for p in offered))
+
+    def offered(self, seat: int) -> tuple[Play, ...]:
+        """What ``seat`` may be recorded as playing in the current turn (:func:`.choices.plays`, through the seat
+        view if any), kept until the record or the current turn changes."""
+        key = (self.version, seat, self.view)
+        held = tuple(self.entered)
+        if self._plays is None or self._plays[0] != key or not _same(self._plays[1], held):
+            self._plays = (key, held, choices.plays(self._seen(self.start()), seat, hidden=self._hidden(seat)))
+        return self._plays[2]
 
     def _next_seat(self) -> int:
         done = {a.seat for a in self.entered}
@@ -308,7 +329,7 @@ class Session:
         where = self.current()
         assert where is not None
         state = self._seen(self.start())
-        offered = choices.plays(state, q.seat, hidden=self._hidden(q.seat))
+        offered = self.offered(q.seat)
         use, card = choices.parse_play(typed, offered, where[0])
         play = next((p for p in offered if p.use == use and p.card == card), None)
         d = _Draft(q.seat, play, use, card, typed=typed)
@@ -386,12 +407,14 @@ class Session:
                         and a.pick is None else a for a in turn.actions)
         old = list(self.turns)
         self.turns[k] = turn.model_copy(update={"actions": actions})
+        self._changed()
         after = self._replay()
         found = _subtract(after.findings, before.findings)
         errors = [f for f in found if f.severity == "error"]
         if errors and self.insist != (seat, "pick", str(card)):
             self.insist = (seat, "pick", str(card))
             self.turns = old
+            self._changed()
             return Reply(False, tuple(_rendered(f) for f in errors) + (
                 "not recorded: enter another card, or the same again to record it as played",))
         self.insist = None
@@ -448,6 +471,7 @@ class Session:
         before = self._replay().findings
         turn = Turn(age=where[0], number=where[1], actions=tuple(sorted(self.entered, key=lambda a: a.seat)))
         self.turns.append(turn)
+        self._changed()
         self.entered = []
         self.save()
         found = _subtract(self._replay().findings, before)
@@ -529,11 +553,13 @@ class Session:
             t = self.turns[k]
             self.turns[k] = t.model_copy(update={"actions": tuple(
                 a.model_copy(update={"pick": None}) if a.seat == seat else a for a in t.actions)})
+            self._changed()
             self.save()
             return Reply(True, (f"undone: {self.header.seats[seat - 1].name}'s pick",))
         if not self.turns:
             return Reply(False, ("nothing to undo",))
         last = self.turns.pop()
+        self._changed()
         self.picks_done = [p for p in self.picks_done if p[0] < len(self.turns)]
         kept = [a.model_copy(update={"pick": None}) for a in sorted(last.actions, key=lambda a: a.seat)]
         self.entered = [] if turn else kept[:-1]
@@ -547,6 +573,11 @@ def _age_tokens(played: Replay, age: int, seat: int) -> list[int]:
     start = played.marks.get(f"{numeral(age)}.0", 0)
     end = played.marks.get(f"{numeral(age)}.end", 0)
     return [e.token for e in played.events[start:end] if isinstance(e, ev.ConflictResolved) and e.seat == seat]
+
+
+def _same(a: tuple[Action, ...], b: tuple[Action, ...]) -> bool:
+    """Whether two tuples hold the very same actions (identity: cheaper than comparing Records)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def _subtract(after: Sequence[Finding], before: Sequence[Finding]) -> list[Finding]:
