@@ -107,10 +107,9 @@ class Watched:
         """Load ``path`` afresh at ``fragment`` (a second ``goto`` of the same file would only change the
         fragment, which the page treats as a ``hashchange``)."""
         same = self.page.url.split("#")[0] == path.as_uri()
-        self.page.goto(path.as_uri() + fragment)
+        self.page.goto(path.as_uri() + fragment)  # waits for the load event: the page's script has run by then
         if same:
             self.page.reload()
-        self.page.wait_for_function("document.getElementById('label').textContent.length > 0")
 
     def assert_quiet(self, *allowed: Path) -> None:
         """No console error or warning, and no request but for the page files themselves."""
@@ -348,3 +347,48 @@ def test_ci_installs_chromium_and_makes_the_browser_tests_required() -> None:
     assert "missing+=(chromium)" in script and "apt-get update" in script
     assert "export CI=true" in script
     assert script.index("export CI=true") < script.index("python3 -m pytest")
+
+
+#: Positions of the page read in the page itself: every one (``all``), or the first, those with findings and the
+#: last, reached through the turn list (``some``, for the casebook, where the Python tests check every address).
+READ_POSITIONS = """(which) => {
+  const read = """ + READ_POSITION + """;
+  const buttons = [...document.querySelectorAll('#turnlist button')], out = [];
+  buttons.forEach((b, k) => {
+    if (which === 'all' || k === 0 || k === buttons.length - 1 || b.querySelector('.flag.bad')) {
+      b.click();
+      out.push([k, read()]);
+    }
+  });
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("folder_name", ["replays", "spec/cases"])
+def test_every_bundled_replay_and_casebook_case_passes_in_the_browser(browser, tmp_path, folder_name) -> None:
+    from wnotation.viewer import build_site
+
+    source = ROOT / folder_name
+    report = build_site([source], tmp_path / "site")
+    assert report.pages == len([g for g in report.games if g.error is None]) >= 6
+    w = Watched(browser, viewport={"width": 1024, "height": 768})
+    try:
+        for g in report.games:
+            if g.page is None:
+                assert Path(g.source).name == "012-board-two-gizah.7wn"  # the case the reader refuses (R-BOARD)
+                continue
+            record = next(iter(read_games(g.source)))
+            played = replay(record)
+            w.open(tmp_path / "site" / g.page)
+            shown = w.page.evaluate(READ_POSITIONS, "all" if folder_name == "replays" else "some")
+            assert shown[-1][0] == len(played.addresses) - 1, g.page
+            flagged = {k for k, a in enumerate(played.addresses)
+                       if any(f.address == a and not f.check_only for f in played.findings)}
+            assert flagged <= {k for k, _ in shown}, g.page
+            for k, at in shown:
+                want = expected(played, played.addresses[k], k)
+                assert at["label"].startswith(f"{want['label']}: "), (g.page, at["label"])
+                assert (at["coins"], at["totals"]) == (want["coins"], want["totals"]), (g.page, want["label"])
+        w.assert_quiet(*[tmp_path / "site" / g.page for g in report.games if g.page is not None])
+    finally:
+        w.close()

@@ -109,6 +109,13 @@ def test_html_of_a_folder_builds_the_club_site(tmp_path: Path) -> None:
         assert f'href="{p.stem}.html"' in index
         data = page_data((site / f"{p.stem}.html").read_text(encoding="utf-8"))
         assert data["source"] == p.read_text(encoding="utf-8")  # the file's own text, lines and all
+        played = replay(next(iter(read_games(p))))
+        assert [q["address"] for q in data["positions"]] == list(played.addresses)
+        assert [q["score"][-1] for q in data["positions"]] == [
+            {row: getattr(played.score_at(a).lines[-1], row) for row in q["score"][-1]}
+            for a, q in zip(played.addresses, data["positions"])]
+        assert [s["total"] for s in data["final"]["seats"]] == [line.total for line in played.scores.lines]
+        assert " – ".join(str(line.total) for line in played.scores.lines) in index
 
 
 def test_a_site_lists_unreadable_games_and_marks_findings_with_exit_1(tmp_path: Path) -> None:
