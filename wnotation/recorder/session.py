@@ -438,10 +438,12 @@ class Session:
                       discard=discard if where[1] == 6 else None)
 
     def _new_findings(self, action: Action) -> list[Finding]:
-        """The findings that the record gains when ``action`` is added to the current turn."""
+        """The findings that the record gains when ``action`` is added to the current turn, but the warning that a
+        pick the stage earns is not stated: the session asks it once the turn is played."""
         before = self._with(self.entered)
         after = self._with(self.entered + [action])
-        return _subtract(after.findings, before.findings)
+        return [f for f in _subtract(after.findings, before.findings)
+                if not (f.rule == "R-HALI" and f.severity == "warning" and f.seat == action.seat)]
 
     def _advance(self) -> Reply:
         """Finish the draft once no question about it is left; finish the turn once every seat has played."""
