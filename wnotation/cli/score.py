@@ -1,10 +1,11 @@
-"""``wnotation score``: the final score sheet of a game."""
+"""``wnotation score``: the final score sheet of a game, or a provisional one at any position (``--at``)."""
 
 from __future__ import annotations
 
 import click
 
-from .errors import EXIT_FINDINGS
+from . import completion
+from .errors import EXIT_FINDINGS, UserError
 from .inputs import RECORD_PATH, one_game, replayed
 from .output import emit_json, err, print_table
 
@@ -14,21 +15,26 @@ treasury, wonder, civilian, commercial, guilds, science), then total, coins and 
 points broken by coins; seats still tied share the rank). Findings go to stderr; exit 1 if any
 is an error or the game is incomplete. A card a seat built that the record does not name (a
 build or a pick of ?) cannot be scored: the sheet then says what it leaves out (--json:
-"incomplete" and "missing").
+"incomplete" and "missing"). With --at ADDRESS the sheet is provisional: as if the game ended
+there (military tokens won so far, coins held, stages built, Buildings, guilds and science on
+what the cities hold); it works on unfinished records too (--json: "provisional": true).
 
 \b
 Examples:
   wnotation score replays/7p-all-wonders.7wn
   wnotation score club-night.7wn --game 3
-  wnotation score replays/3p-babylon-halikarnassos-olympia.7wn --json"""
+  wnotation score replays/3p-babylon-halikarnassos-olympia.7wn --json
+  wnotation score replays/partial-4p-niamh.7wn --at II.3"""
 
 
 @click.command(epilog=SCORE_EPILOG, short_help="Show the final score sheet of a game.")
 @click.argument("file", type=RECORD_PATH)
 @click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--at", "where", metavar="ADDRESS", shell_complete=completion.address,
+              help="Score the position at ADDRESS (e.g. II.3) as if the game ended there: a provisional sheet.")
 @click.option("--json", "as_json", is_flag=True, help="Print the score sheet as JSON.")
-def score(file: str, game: int, as_json: bool) -> int:
-    """Replay game N of FILE (- for stdin) and print its final score sheet.
+def score(file: str, game: int, where: str | None, as_json: bool) -> int:
+    """Replay game N of FILE (- for stdin) and print its final score sheet, or with --at a provisional one.
 
     The expected results stated in the record are verified: a difference is reported as an R-SCORE finding.
     """
@@ -36,19 +42,30 @@ def score(file: str, game: int, as_json: bool) -> int:
 
     record, lines, source = one_game(file, game)
     played, code = replayed(record, lines, source)
-    if played.scores is None:
+    if where is not None:
+        try:
+            address = render.canonical_address(where)
+            sheet = played.score_at(address)
+        except KeyError as exc:
+            raise UserError(str(exc.args[0])) from None
+    elif played.scores is None:
         last = played.final.address if played.final is not None else "the start"
         err(f"error: game {game} of {source} is incomplete (the record stops at {last}): no score sheet")
         return EXIT_FINDINGS
-    missing = render.unnamed_cards(record)
+    else:
+        sheet, address = played.scores, "III.end"
+    order = played.addresses
+    missing = [m for m in render.unnamed_cards(record)
+               if m["address"] not in order or order.index(m["address"]) <= order.index(address)]
     if missing:
         err(f"warning: {render.unnamed_text(missing)}")
     if as_json:
-        emit_json({"source": source, "game": game} | render.score_data(record, played.scores)
-                   | {"incomplete": bool(missing), "missing": missing})
+        emit_json({"source": source, "game": game, "at": address, "provisional": sheet.provisional}
+                  | render.score_data(record, sheet) | {"incomplete": bool(missing), "missing": missing})
     else:
-        header, rows = render.score_table(record, played.scores)
-        print_table(header, rows, right_align=True)
+        header, rows = render.score_table(record, sheet)
+        title = f"provisional score sheet at {address}, as if the game ended there" if sheet.provisional else None
+        print_table(header, rows, title=title, right_align=True)
         if missing:
             click.echo(render.unnamed_text(missing))
     return code
