@@ -58,7 +58,19 @@ def names(result: Result) -> list[str]:
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])
 def test_version(flag):
-    assert run(flag).stdout == f"wnotation {wnotation.__version__}\n"
+    assert run(flag).stdout in (f"wnotation {wnotation.__version__} (pure Python engine)\n",
+                                f"wnotation {wnotation.__version__} (compiled engine)\n")
+
+
+def test_version_says_which_engine_build_runs_without_importing_it():
+    import wnotation.engine
+
+    compiled = getattr(wnotation.engine, "COMPILED", False)
+    assert run("--version").stdout.endswith("(compiled engine)\n" if compiled else "(pure Python engine)\n")
+    probe = ("import sys\nfrom wnotation.cli import shell\nshell.engine_build()\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('wnotation.engine', 'wnotation.notation', 'pydantic'))))")
+    assert subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60).stdout == "[]\n"
 
 
 def test_help_lists_commands_exit_codes_and_examples():
@@ -81,7 +93,8 @@ def test_unknown_command_is_one_line():
 def test_python_dash_m_runs_the_same_cli():
     done = subprocess.run([sys.executable, "-m", "wnotation", "--version"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"wnotation {wnotation.__version__}\n", "")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == run("--version").stdout
 
 
 def test_exit_codes_are_named():

@@ -101,7 +101,8 @@ def test_wheel_holds_the_grammar(wheel):
 
 def test_installed_script_runs_outside_the_repository(venv, tmp_path):
     script = venv / BIN / "wnotation"
-    assert _run(script, "--version", cwd=tmp_path).stdout == f"wnotation {wnotation.__version__}\n"
+    # the wheel built here is the pure one (WNOTATION_PURE=1)
+    assert _run(script, "--version", cwd=tmp_path).stdout == f"wnotation {wnotation.__version__} (pure Python engine)\n"
     data = json.loads(_run(script, "cards", "--json", cwd=tmp_path).stdout)
     assert len(data["cards"]) == 80 and len(data["wonders"]) == 14
 

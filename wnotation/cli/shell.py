@@ -93,6 +93,26 @@ class WnotationGroup(click.Group):
         return rv if isinstance(rv, int) else EXIT_OK
 
 
+def engine_build() -> str:
+    """``compiled engine`` when the engine runs from mypyc-compiled modules (``pip install .`` with a C compiler),
+    else ``pure Python engine``. Decided as the import system decides, without importing the engine (which would
+    make ``--version`` slow): an extension module beside ``state.py`` is the one imported, which is what
+    :data:`wnotation.engine.COMPILED` reports."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
+
+    engine = Path(__file__).resolve().parent.parent / "engine"
+    compiled = any((engine / f"state{suffix}").is_file() for suffix in EXTENSION_SUFFIXES)
+    return "compiled engine" if compiled else "pure Python engine"
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(f"wnotation {__version__} ({engine_build()})")
+    ctx.exit()
+
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "show_default": True, "max_content_width": 100}
 
 
@@ -106,7 +126,8 @@ Examples:
   wnotation show game.7wn --at II.3 --seat Bob --legal
   wnotation generate --players 4 --seed 7 | wnotation check -
   wnotation cards --age I""")
-@click.version_option(__version__, "-V", "--version", prog_name="wnotation", message="%(prog)s %(version)s")
+@click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version (and whether the engine is compiled) and exit.")
 @click.option("--debug", is_flag=True, help="Show the Python traceback of any error (for bug reports).")
 def main(debug: bool) -> None:
     """7WN, the notation for games of 7 Wonders (2nd edition, 3-7 players): read, check and score records."""
