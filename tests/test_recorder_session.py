@@ -11,6 +11,8 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from wnotation import check, deck, parse, replay, write
 from wnotation.canonical import canonical_purchases
@@ -304,3 +306,34 @@ def test_typing_matches_word_beginnings_and_refuses_what_names_no_card():
         choices.parse_play("s", offered, 1)
     with pytest.raises(choices.EntryError, match="face up"):
         choices.parse_play("?", offered, 1)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 7), seed=st.integers(0, 10_000), turns=st.integers(0, 19), view=st.booleans())
+def test_every_offered_play_reads_back_as_itself_and_the_known_hand_is_legal_actions(players, seed, turns, view):
+    """Typing a completion's whole text gives that play, at any position of any game, with or without the deal."""
+    target = bot_game(players, seed)
+    known = Session(target.model_copy(update={"turns": target.turns[:turns], "results": ()}))
+    unknown = Session(header(target).model_copy(update={"turns": target.turns[:turns]}),
+                      view=1 if view else None)
+    for session in (known, unknown):
+        if session.current() is None or session.question().kind != "action":
+            continue
+        for seat in session.acting():
+            offered = session.offered(seat)
+            for p in offered:
+                assert choices.parse_play(p.text, offered, session.current()[0]) == (p.use, p.card)
+    if known.current() is not None and known.question().kind == "action":
+        seat = known.acting()[0]
+        listed = {(a.use, a.card.name) for a in legal_actions(known.start(), seat)}
+        assert {(p.use, p.card) for p in known.offered(seat) if p.card != "?"} == listed
+
+
+def test_record_opened_on_a_complete_game_leaves_the_file_untouched(tmp_path):
+    from cli_helpers import run
+
+    path = tmp_path / "done.7wn"
+    text = write(bot_game(*THREE))
+    path.write_text(text, encoding="utf-8")
+    assert "is complete: nothing to record" in run("record", str(path)).stdout
+    assert path.read_text(encoding="utf-8") == text

@@ -239,3 +239,33 @@ def test_record_refuses_a_new_header_on_an_existing_record_and_an_unknown_view(t
     path.write_text(cli("new", "--seat", "A:Gizah", "--seat", "B:Ephesos", "--seat", "C:Rhodos").stdout)
     assert "already holds a record" in cli("record", str(path), "--seat", "D:Gizah", code=2).stderr
     assert "no such seat" in cli("record", str(path), "--view", "Zed", code=2).stderr
+
+
+@pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
+def test_new_asks_in_a_terminal_and_writes_only_the_header_to_its_redirected_output(tmp_path):
+    assert TMUX is not None, "tmux is missing in CI: .ci/run installs it"
+    path = tmp_path / "new.7wn"
+    tmux = [TMUX, "-L", f"wnotation-new-{os.getpid()}", "-f", os.devnull]
+    line = " ".join(shlex.quote(a) for a in [*WNOTATION, "new"]) + f" > {shlex.quote(str(path))}; echo DONE"
+    env = {**os.environ, "TERM": "xterm-256color"}
+    subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "30", "-c", str(ROOT),
+                    f"{line}; sleep 60"], check=True, env=env, timeout=30)
+    try:
+        screen = ""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "event" not in screen:
+            screen = _pane(tmux)
+            time.sleep(0.1)
+        assert "event (Enter: none)>" in screen, screen
+        for answer in ["Club night", "", "Ana", "giza", "", "Bo", "Rhodes", "b", "Cy", "Ephesos", "", ""]:
+            subprocess.run([*tmux, "send-keys", "-t", "rec", "-l", answer + "\r"], check=True, timeout=30)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "DONE" not in screen:
+            screen = _pane(tmux)
+            time.sleep(0.1)
+        assert "DONE" in screen and "seat 3 Wonder>" in screen, screen
+        assert path.read_text(encoding="utf-8") == (
+            f'[Format "7WN 1"]\n[Edition "2e"]\n[Date "{today()}"]\n[Event "Club night"]\n'
+            '[Seat1 "Ana" "Gizah" "day"]\n[Seat2 "Bo" "Rhodos" "night"]\n[Seat3 "Cy" "Ephesos" "day"]\n')
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)

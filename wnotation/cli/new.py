@@ -34,9 +34,13 @@ def new(event: str | None, date: str | None, seats: tuple[str, ...]) -> int:
         if seats:
             header = make_header(seats=seats, event=event, date=date)
         elif sys.stdin.isatty():
+            from prompt_toolkit.output import create_output
+
             from ..recorder import ui
 
-            header = ui.ask_header(event=event, date=date, echo=lambda line: click.echo(line, err=True))
+            # The prompts go to stderr: stdout is the header, often redirected to the new file.
+            header = ui.ask_header(event=event, date=date, echo=lambda line: click.echo(line, err=True),
+                                   output=create_output(stdout=sys.stderr))
         else:
             raise UserError("give the seats with --seat NAME:WONDER:SIDE (3 to 7), or run it in a terminal to be "
                             "asked for them")

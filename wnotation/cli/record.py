@@ -52,10 +52,15 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
         session = recording.Session(header, path=file)
     if view is not None:
         session.view = _seat(view, [s.name for s in session.header.seats])
+    if session.question() is None:
+        click.echo(f"{file} is complete: nothing to record (wnotation score {file} shows its score sheet)")
+        return 0
     try:
-        session.save()
+        session.save()  # at once: the header of a new record, the canonical text of one to go on with
     except OSError as exc:
         raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
+    for line in session.findings_lines():
+        click.echo(line)
     ui.run(session)
     return 0
 

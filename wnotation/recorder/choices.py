@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import cast
 
 from .. import deck
 from ..catalog import Card, CatalogError, load
 from ..engine import State, legal_actions
 from ..notation import format_purchase
-from ..record import UNKNOWN, Purchase
+from ..record import UNKNOWN, Purchase, Use
 
 __all__ = ["Choice", "EntryError", "Play", "PurchaseOption", "hand", "match", "parse_play", "plays", "possible_cards",
            "words"]
@@ -170,10 +171,15 @@ def match(query: str, text: str) -> bool:
     return "".join(t).startswith("".join(q))
 
 
-def parse_play(query: str, offered: tuple[Play, ...], age: int) -> tuple[str, str]:
+def parse_play(query: str, offered: tuple[Play, ...], age: int) -> tuple[Use, str]:
     """``(use, card)`` for what the user typed: the one offered play it matches (an exact match wins), else a verb
     and a catalogue card of ``age`` (any spelling the catalogue accepts, so that the engine judges a play it does
     not list). Raises :class:`EntryError` for nothing typed, an ambiguity, an unknown card or a built ``?``."""
+    use, card = _parse_play(query, offered, age)
+    return cast(Use, use), card
+
+
+def _parse_play(query: str, offered: tuple[Play, ...], age: int) -> tuple[str, str]:
     q = words(query)
     if not q:
         raise EntryError("type a card (a few letters and Tab), stage …, sell …, or undo")

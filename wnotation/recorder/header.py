@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from typing import Literal, cast
 
 from pydantic import ValidationError
 
@@ -40,11 +41,12 @@ def date_of(text: str) -> str:
     return day.strftime("%Y.%m.%d")
 
 
-def side_of(text: str) -> str:
+def side_of(text: str) -> Literal["day", "night"]:
+    """``day`` or ``night`` from those words, their first letters, or the printed sides A and B."""
     side = {"a": "day", "b": "night", "d": "day", "n": "night"}.get(text.strip().casefold(), text.strip().casefold())
     if side not in ("day", "night"):
         raise HeaderError(f"side {text!r}: day or night (A or B)")
-    return side
+    return cast(Literal["day", "night"], side)
 
 
 def seat_of(spec: str) -> Seat:

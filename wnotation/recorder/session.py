@@ -21,7 +21,7 @@ from ..canonical import canonical_purchases
 from ..engine import Finding, Game, Replay, State, pick_options, picks_owed, replay, seats_to_act, view
 from ..engine import events as ev
 from ..notation import parse, write
-from ..record import UNKNOWN, Action, Pick, Purchase, Record, SeatResult, Turn
+from ..record import UNKNOWN, Action, Pick, Purchase, Record, SeatResult, Turn, Use
 from ..vocabulary import RESULT_FIELDS, numeral, turn_label
 from . import choices
 from .choices import Choice, EntryError, Play
@@ -61,7 +61,7 @@ class _Draft:
 
     seat: int
     play: Play | None
-    use: str
+    use: Use
     card: str
     purchase: Purchase | None = None
     purchase_asked: bool = False
@@ -535,6 +535,10 @@ class Session:
         widths = [max(len(row[k]) for row in table) for k in range(len(header))]
         return ["  ".join(cell.ljust(w) if k == 0 else cell.rjust(w) for k, (cell, w) in enumerate(zip(row, widths)))
                 for row in table]
+
+    def findings_lines(self) -> list[str]:
+        """The errors of the complete turns: what an unfinished record opened holds already."""
+        return [_rendered(f) for f in self._replay().findings if f.severity == "error"]
 
     # --- undo ----------------------------------------------------------------------------------------------------
 
