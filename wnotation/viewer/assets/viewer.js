@@ -271,8 +271,12 @@
     var tb = $("tiebreak");
     clear(tb);
     if (final) {
-      var winners = D.final.winners;
-      tb.appendChild(rt("li", (winners.length > 1 ? "Shared victory: " : "Winner: ") + winners.join(", ")));
+      var winners = D.final.winners, li = el("li", null, winners.length > 1 ? "Shared victory: " : "Winner: ");
+      winners.forEach(function (w, k) {  // each name isolated, so a bidi control in one cannot reorder the line
+        if (k) li.appendChild(document.createTextNode(", "));
+        li.appendChild(rt("span", w));
+      });
+      tb.appendChild(li);
       D.final.tie_break.forEach(function (x) { tb.appendChild(rt("li", x)); });
     }
     chart(p);
@@ -284,7 +288,7 @@
     var rows = p.by_age, n = rows.length;
     var lo = 0, hi = 1;
     rows.forEach(function (r) { r.forEach(function (v) { lo = Math.min(lo, v); hi = Math.max(hi, v); }); });
-    var W = 480, left = 110, right = 40, bar = 7, gap = 8, H = 24 + n * (3 * bar + gap);
+    var W = 480, left = 110, right = 40, bar = 10, gap = 8, H = 24 + n * (3 * bar + gap);
     var scale = (W - left - right) / (hi - lo), zero = left + (-lo) * scale;
     var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "Points earned in each Age, per seat, as of " + p.address });
     ["Age I", "Age II", "Age III"].forEach(function (a, k) {
