@@ -122,7 +122,7 @@ def _chess_corpus(path: Path, lengths: list[int], pool) -> tuple[int, int, int]:
         while plies < target:
             batch = [(games + k, n) for k, n in enumerate(queue)]
             queue = []
-            for (index, want), (text, got) in zip(batch, pool.imap(_chess_game, batch, chunksize=8)):
+            for (_index, want), (text, got) in zip(batch, pool.imap(_chess_game, batch, chunksize=8)):
                 out.write(text)
                 size += len(text.encode("utf-8"))
                 games += 1

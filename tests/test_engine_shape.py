@@ -13,7 +13,6 @@ import collections
 import functools
 import importlib
 import pkgutil
-import shutil
 import subprocess
 import sys
 from pathlib import Path

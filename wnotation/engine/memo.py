@@ -6,7 +6,7 @@ A memo holds answers of pure functions; forgetting them never changes a result, 
 
 from __future__ import annotations
 
-from typing import Any, Generic, Hashable, TypeVar
+from typing import Any, Hashable, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
