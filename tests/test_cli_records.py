@@ -256,7 +256,7 @@ def test_json_of_several_games_is_an_array(tmp_path):
 
 
 @pytest.mark.parametrize("document, message", [
-    ("nope", "error: <stdin> is not JSON: Expecting value (line 1, column 1)\n"),
+    ("nope", "error: <stdin> is not JSON: expected ident at line 1 column 2\n"),
     ('{"seats": []}', "error: <stdin> is not a valid Record: the document: value error, 0 seats: the base game "
                       "is for 3 to 7 players\n"),
     ('{"seats": [{"name": "A"}]}', "error: <stdin> is not a valid Record: seats.0.wonder: field required "
@@ -265,6 +265,21 @@ def test_json_of_several_games_is_an_array(tmp_path):
 ])
 def test_json_to_7wn_refuses_bad_documents_in_one_line(document, message):
     assert run("json", "--to-7wn", "-", input=document, code=2).stderr == message
+
+
+def test_json_to_7wn_refuses_a_deeply_nested_document_in_one_line():
+    """A 100,000-deep array once reached Python's recursion limit in json.loads (exit 3); the notation's JSON
+    reader has a depth limit, so it is one line and exit 2 (records_from_json)."""
+    deep = "[" * 100_000 + "]" * 100_000
+    result = run("json", "--to-7wn", "-", input=deep, code=2)
+    assert result.stderr.startswith("error: <stdin> is not JSON: ") and result.stderr.count("\n") == 1
+    assert "internal error" not in result.stderr
+
+
+def test_json_to_7wn_names_the_record_of_an_array_that_is_not_valid():
+    good = run("json", "-", input=game_text()).stdout
+    result = run("json", "--to-7wn", "-", input=f"[{good}, {{\"seats\": []}}]", code=2)
+    assert result.stderr.startswith("error: record 2 of <stdin> is not a valid Record: the document: value error")
 
 
 def test_schema():

@@ -67,29 +67,46 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
 
 
 def _records_from_json(file: str) -> list[Record]:
+    """The Records of a JSON document (:func:`~wnotation.notation.records_from_json`: one parser, with a depth
+    limit, so that no document reaches Python's recursion limit); every failure is one line, exit 2."""
+    from pydantic import ValidationError
+
+    from ..notation import records_from_json
+
+    text, source = read(file)
+    try:
+        records = records_from_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the document"
+        k = _first_invalid(text)
+        which = f"record {k} of " if k is not None else ""
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise UserError(f"{which}{source} is not a valid Record: {where}: {first['msg'].lower()}{more}") from None
+    except ValueError as exc:  # not JSON, or nested too deeply: the message starts "not JSON: "
+        raise UserError(f"{source} is {one_line(str(exc))}") from None
+    if not records:
+        raise UserError(f"{source} holds no Record")
+    return records
+
+
+def _first_invalid(text: str) -> int | None:
+    """For a document that is an array: the number (1-based) of its first item that is not a valid Record; ``None``
+    for a single Record. Only called once the document is known to be JSON with an invalid Record in it."""
+    import pydantic_core
     from pydantic import ValidationError
 
     from ..notation import from_json
 
-    text, source = read(file)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{source} is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
-    items = data if isinstance(data, list) else [data]
-    records = []
-    for k, item in enumerate(items, start=1):
+    data = pydantic_core.from_json(text)
+    if not isinstance(data, list):
+        return None
+    for k, item in enumerate(data, start=1):
         try:
-            records.append(from_json(json.dumps(item)))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "the document"
-            which = f"record {k} of " if isinstance(data, list) else ""
-            more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-            raise UserError(f"{which}{source} is not a valid Record: {where}: {first['msg'].lower()}{more}") from None
-    if not records:
-        raise UserError(f"{source} holds no Record")
-    return records
+            from_json(pydantic_core.to_json(item))
+        except ValidationError:
+            return k
+    return None
 
 
 SCHEMA_EPILOG = """\b
