@@ -62,7 +62,7 @@ def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: 
         return Payment(NO_PURCHASE, coin_cost)
     n = len(game.cities)
     left, right = game.cities[seat % n], game.cities[(seat - 2) % n]
-    options = _asked(cost, city.own_supply, left.tradable_supply, right.tradable_supply, city.prices)
+    options = _reduced(cost, city.own_supply, left.tradable_supply, right.tradable_supply, city.prices)
     if stated is None:
         if options and options[0].coins <= budget:
             return Payment(options[0], coin_cost)
@@ -111,9 +111,10 @@ def cheapest_options(cost: Mapping[str, int], own: Sequence[SourceLike], left: S
 
 #: Answers by the very objects a question is asked of: a read-only cost (a card's or a stage's, see
 #: :func:`~.state.info`), the seat's supply summary, its neighbours' and its prices. All are immutable and a city
-#: replaces them when they change, so the same objects ask the same question: a game asks again whenever nothing
-#: changed, as a bot does for each card of each hand each turn. Keys hold the cost's and the prices' ids (a
-#: Supply hashes by identity); an entry keeps those objects alive and a hit must hold them.
+#: replaces them when they change, so the same objects ask the same question: enumerating legal actions asks again
+#: whenever nothing changed, for each card of each hand each turn (:func:`cheapest_for`). Keys hold the cost's and
+#: the prices' ids (a Supply hashes by identity); an entry keeps those objects alive and a hit must hold them.
+#: :func:`pay` does not use it: a replay pays each card at a state asked about once, where a miss costs ~5%.
 _ASKED: Memo[tuple[int, Supply, Supply, Supply, int], tuple[Mapping[str, int], Prices, tuple[Purchase, ...]]] = \
     memo("payment: trade questions by the objects asked about", 1 << 14)
 
@@ -201,8 +202,8 @@ def _reduced(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, 
             rest = tuple(kept)
         if not need:
             return _COVERED
-    left_units = tuple(min(left.singles.get(r, 0), n) for r, n in need.items())
-    right_units = tuple(min(right.singles.get(r, 0), n) for r, n in need.items())
+    left_units = tuple([min(left.singles.get(r, 0), n) for r, n in need.items()])
+    right_units = tuple([min(right.singles.get(r, 0), n) for r, n in need.items()])
     question: Question = (tuple(need.items()), rest, left_units, _cut(left.multi, need), right_units,
                           _cut(right.multi, need), prices.left_raw, prices.left_manufactured, prices.right_raw,
                           prices.right_manufactured)

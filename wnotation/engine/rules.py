@@ -426,7 +426,7 @@ def play_turn(game: Game, plays: Sequence[Play]) -> tuple[list[ev.Event], list[F
     placements: list[ev.Event] = []
     incomes: list[Income] = []
     # The usual turn: one play per acting seat, in seat order (no seat to look up, nothing to report).
-    usual = len(plays) == len(acting) and all(p.seat == seat for p, seat in zip(plays, acting))
+    usual = tuple([p.seat for p in plays]) == acting
     if usual:
         chosen = dict(zip(acting, plays))
         for p in plays:
