@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from .memo import Memo, memo
-from .state import CityState, Game
+from .state import Game
 from .trade import (
     RESOURCE_INDEX,
     Prices,

@@ -34,7 +34,7 @@ from ..record import Span
 from . import events as ev
 from .findings import Finding, Severity
 from .memo import Memo, memo
-from .payment import NO_PURCHASE, Payment, pay
+from .payment import Payment, pay
 from .state import City, CityState, Game, State, info, position_of, stage_info
 from .trade import Refusal
 
