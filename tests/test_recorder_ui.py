@@ -84,10 +84,10 @@ def test_a_7_player_game_in_a_seat_view_with_a_purchase_chosen_and_completion_fa
         if q.kind == "purchase" and chose is None:
             answer, chose = "2", (q.label, q.seat, shadow.draft.play.purchases[1].purchase)
         completer = ui.ChoiceCompleter(q.choices)
-        for k in range(len(answer) + 1):  # what the menu shows as each letter is typed
-            start = time.perf_counter()
+        for k in range(len(answer) + 1):  # what the menu shows as each letter is typed, in CPU time (the
+            start = time.process_time()  # machine may be loaded: the wall clock would time the other processes)
             completer.texts(answer[:k])
-            worst = max(worst, time.perf_counter() - start)
+            worst = max(worst, time.process_time() - start)
         assert shadow.answer(answer).accepted
         answers.append(answer)
     assert worst < 0.05, f"completing took {worst * 1000:.1f} ms"  # README: the measured figures
