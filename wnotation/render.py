@@ -217,6 +217,9 @@ def action_text(action: Any) -> str:
     text = action.card.name if action.use == "build" else f"{action.use} {action.card.name}"
     if not action.default and action.purchase.units:
         text += " " + _purchase_text(action.purchase)
+    discard = getattr(action, "discard", None)  # a turn-6 play that discards the last card (R-LAST)
+    if discard is not None and not getattr(action, "keeps", False):
+        text += f", discard {discard.name}"
     return text
 
 
@@ -227,13 +230,16 @@ def _trade(action: Any) -> str:
 
 
 def _note(action: Any) -> str:
+    note = ""
     if action.use == "sell":
-        return "gains 3 coins"
-    if action.free:
-        return f"free ({action.free})"
-    if action.purchase.units:
-        return "default" if action.default else "alternative"
-    return ""
+        note = "gains 3 coins"
+    elif action.free:
+        note = f"free ({action.free})"
+    elif action.purchase.units:
+        note = "default" if action.default else "alternative"
+    if getattr(action, "keeps", False):  # R-BABYLON-N1: the same play, written without a discard clause
+        note = f"{note}; keeps the last card (extra turn)" if note else "keeps the last card (extra turn)"
+    return note
 
 
 def legal_table(actions: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
@@ -259,6 +265,8 @@ def legal_data(actions: Sequence[Any]) -> list[dict[str, Any]]:
             "coins": a.coins,
             "free": a.free,
             "default": a.default,
+            "keeps": a.keeps,
+            "discard": a.discard.name if a.discard is not None else None,
             "notation": action_text(a),
         }
         for a in actions
