@@ -78,3 +78,16 @@ def test_generate_piped_into_head_dies_of_sigpipe_like_coreutils():
     done = subprocess.run(["bash", "-c", script, "bash", *WNOTATION, "generate", "-p", "3", "-s", "1", "--count",
                            "10000"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.stdout == '[Format "7WN 1"]\nstatus 141\n' and done.stderr == ""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_unreadable_file_and_the_summary_each_end_their_line(tmp_path, jobs):
+    """Both streams into one pipe, as a terminal shows them: the error line and the summary line each end with a
+    newline (a report once read '…1 file unreadableerror: …', which was two captures pasted together)."""
+    bad = tmp_path / "latin1.7wn"
+    bad.write_bytes('[Event "Café"]\n'.encode("latin-1"))
+    done = subprocess.run([sys.executable, "-m", "wnotation", "check", str(bad), "--jobs", jobs], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == (f"error: cannot read {bad}: not UTF-8 text (invalid continuation byte at byte 11)\n"
+                           "checked 0 games in 1 file: 1 file unreadable\n")
