@@ -53,6 +53,7 @@ COMMAND_MODULES = (
     "archive",
     "record",
     "new",
+    "bgstats",
 )
 
 for _name in COMMAND_MODULES:
