@@ -53,6 +53,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
     written out or left out only where the engine's choice is the same either way.
     """
     from ..diagnostics import FormatBug, canonical_text
+    from ..gcpolicy import batch_collection
 
     if write_back and (check_only or diff):
         raise click.UsageError("--write cannot be combined with --check or --diff")
@@ -60,7 +61,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
     codes: list[int] = []
     changed = unchanged = 0
     bar = Progress("formatting", lambda: games_in(inputs)) if (check_only or write_back) and not diff else None
-    with bar or nullcontext() as progress:
+    with bar or nullcontext() as progress, batch_collection():
         say = progress.echo if progress is not None else err
         step = progress.advance if progress is not None else None
         for path in inputs:
