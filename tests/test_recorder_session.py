@@ -337,3 +337,14 @@ def test_record_opened_on_a_complete_game_leaves_the_file_untouched(tmp_path):
     path.write_text(text, encoding="utf-8")
     assert "is complete: nothing to record" in run("record", str(path)).stdout
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_R_HALI__a_pick_from_an_empty_pile_is_not_asked_and_recorded_as_declined():
+    target = bot_game(3, 94)  # Bob (Halikarnassos) builds the stage on I.2, when the discard pile is empty
+    session = Session(header(target))
+    log = drive(session, target, until="I.3")
+    assert not any(q.kind == "pick" for q, _, _ in log)
+    assert "Bob has nothing to build from the discard pile" in log[-1][2].lines
+    stage = next(a for a in session.turns[1].actions if a.seat == 2)
+    assert stage.use == "stage" and stage.pick is not None and stage.pick.card is None
+    assert session.turns == list(target.turns[:2])

@@ -480,7 +480,25 @@ class Session:
         lines = [_rendered(f) for f in found if f.address == turn.label and f.seat is None]
         lines.append(f"{turn.label} recorded" + (f" in {self.path}" if self.path else ""))
         lines += self.standings(turn.label)
+        lines += self._settle_picks()
         lines += self._after_turn()
+        return lines
+
+    def _settle_picks(self) -> list[str]:
+        """Decline, without asking, a pick owed when the discard pile holds nothing the seat may build (every card
+        known and already in its city, or none at all): the rules leave no choice (R-HALI, R-UNIQUE)."""
+        lines = []
+        while (pending := self._pending_pick()) is not None:
+            k, seat, game = pending
+            if pick_options(game, seat) or None in game.discard:
+                break
+            turn = self.turns[k]
+            self.turns[k] = turn.model_copy(update={"actions": tuple(
+                a.model_copy(update={"pick": Pick(card=None)}) if a.seat == seat and a.use == "stage"
+                and a.pick is None else a for a in turn.actions)})
+            self._changed()
+            self.save()
+            lines.append(f"{self.header.seats[seat - 1].name} has nothing to build from the discard pile")
         return lines
 
     def _after_turn(self) -> list[str]:
