@@ -106,25 +106,22 @@ def _table_codes() -> list[str]:
 
 def _error_classes(trees: list[ast.Module]) -> dict[str, str | None]:
     """Every class of the NotationError family defined in the package, with its class-level ``rule``."""
+    nodes = [n for tree in trees for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
     classes: dict[str, str | None] = {}
     changed = True
     while changed:
         changed = False
-        for tree in trees:
-            for node in ast.walk(tree):
-                if not isinstance(node, ast.ClassDef) or node.name in classes:
-                    continue
-                bases = {b.id for b in node.bases if isinstance(b, ast.Name)}
-                if node.name == "NotationError" or bases & set(classes):
-                    rule = None
-                    for stmt in node.body:
-                        if (isinstance(stmt, ast.Assign) and any(getattr(t, "id", None) == "rule" for t in stmt.targets)
-                                and isinstance(stmt.value, ast.Constant)):
-                            rule = stmt.value.value
-                    if rule is None and bases & set(classes):
-                        rule = classes[next(iter(bases & set(classes)))]
-                    classes[node.name] = rule
-                    changed = True
+        for node in nodes:
+            if node.name in classes:
+                continue
+            bases = {b.id for b in node.bases if isinstance(b, ast.Name)} & set(classes)
+            if node.name != "NotationError" and not bases:
+                continue
+            rule = next((s.value.value for s in node.body if isinstance(s, ast.Assign)
+                         and any(getattr(x, "id", None) == "rule" for x in s.targets)
+                         and isinstance(s.value, ast.Constant)), None)
+            classes[node.name] = rule if rule is not None or not bases else classes[next(iter(bases))]
+            changed = True
     return classes
 
 

@@ -61,7 +61,7 @@ def test_members_left_out_take_the_defaults_of_section_14():
     assert spec_writer.write(minimal).endswith("\n\nI.1 Lumber Yard | stage ?, pick - | sell ?\n")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(records())
 def test_the_spec_writer_agrees_on_generated_records(record):
     assert spec_writer.write(json.loads(to_json(record))) == write(record)
