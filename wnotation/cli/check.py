@@ -42,12 +42,15 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -
     """
     from ..batch import check_many
     from ..diagnostics import CheckTally
-    from ..diagnostics.jsonreport import JsonReport
     from ..gcpolicy import batch_collection
 
     inputs = expand(paths)
     tally = CheckTally()
-    out = JsonReport(tally, _echo) if as_json else None
+    out = None
+    if as_json:
+        from ..diagnostics.jsonreport import JsonReport
+
+        out = JsonReport(tally, _echo)
     with Progress("checking", lambda: games_in(inputs), writes=as_json) as progress, \
             closing(check_many(inputs, jobs, allow_empty)) as runs, batch_collection():
         for run in runs:

@@ -1,0 +1,51 @@
+"""Start-up (issue 11 item 5): ``wnotation check one.7wn`` imports what checking needs and nothing else. Each
+command imports its library inside the command, so another command's libraries (the viewer, the archive, the
+recorder, DuckDB, Pygments, rich without a terminal, the JSON report) stay unloaded; a module-level import that
+pulled one of them in would slow every command down. The time itself is a figure of benchmarks/, not a test."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "replays" / "3p-babylon-halikarnassos-olympia.7wn"
+
+#: Modules that no plain ``check`` (one job, no --json, stdout not a terminal) needs.
+NOT_FOR_CHECK = ("wnotation.viewer", "wnotation.archive", "wnotation.recorder", "wnotation.canonical",
+                 "wnotation.render", "wnotation.engine.bot", "wnotation.engine.rulebook",
+                 "wnotation.diagnostics.jsonreport", "duckdb", "pygments", "rich", "jsonschema", "multiprocessing",
+                 "click.shell_completion")
+
+PROBE = """
+import sys
+from wnotation import cli
+try:
+    cli.main(sys.argv[2:], prog_name="wnotation")
+except SystemExit as exc:
+    code = exc.code
+print(code, sorted(m for m in sys.modules if m.split(".")[0] in ("wnotation", "duckdb", "pygments", "rich",
+      "jsonschema", "multiprocessing", "click") and any(m == n or m.startswith(n + ".") for n in sys.argv[1].split())))
+"""
+
+
+def _loaded(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-c", PROBE, " ".join(NOT_FOR_CHECK), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()[-1]
+
+
+def test_check_of_one_file_imports_only_what_checking_needs():
+    assert _loaded("check", str(GAME)) == "0 []"
+
+
+@pytest.mark.parametrize("args", [["--version"], ["cards", "--age", "I"]])
+def test_other_commands_do_not_load_the_notation_engine_or_pydantic(args):
+    probe = PROBE.replace('("wnotation", "duckdb"', '("wnotation", "pydantic", "lark", "duckdb"')
+    done = subprocess.run([sys.executable, "-c", probe, "wnotation.notation wnotation.engine wnotation.record "
+                           "pydantic lark", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[-1] == "0 []", done.stderr
