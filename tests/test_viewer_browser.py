@@ -392,3 +392,36 @@ def test_every_bundled_replay_and_casebook_case_passes_in_the_browser(browser, t
         w.assert_quiet(*[tmp_path / "site" / g.page for g in report.games if g.page is not None])
     finally:
         w.close()
+
+
+def test_keyboard_alone_and_the_accessibility_tree(browser, folder) -> None:
+    record, played, text = load("3p-babylon-halikarnassos-olympia.7wn")
+    path = write_page(folder, "a11y.html", record, played, source=text)
+    w = Watched(browser)
+    try:
+        w.open(path, "#I.3")
+        page = w.page
+        page.keyboard.press("Tab")  # the first control takes the focus, and Enter works it
+        assert page.evaluate("document.activeElement.id") == "first"
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")  # "previous"
+        assert page.evaluate(READ_POSITION)["label"].startswith("I.2: ")
+        page.get_by_role("button", name="Next position (right arrow)").click()
+        assert page.evaluate(READ_POSITION)["label"].startswith("I.3: ")
+        slider = page.get_by_role("slider", name="Position in the game")
+        assert slider.get_attribute("aria-valuetext") == "I.3, Age I after turn 3"
+        slider.focus()
+        page.keyboard.press("ArrowRight")  # the slider's own keys move it, and the page follows
+        assert page.evaluate(READ_POSITION)["label"].startswith("I.4: ")
+        turns = page.get_by_role("navigation", name="Positions")
+        assert turns.get_by_role("button", name="I.4, Age I after turn 4").get_attribute("aria-current") == "step"
+        assert page.get_by_role("article", name=f"City of {record.seats[0].name}").count() == 1
+        live = page.evaluate("document.getElementById('label').getAttribute('aria-live')")
+        assert live == "polite"
+        tree = page.locator("body").aria_snapshot()
+        for line in ('navigation "Move through the game"', 'slider "Position in the game"',
+                     'complementary "Commentary and findings"', 'heading "Commentary"', 'table'):
+            assert line in tree, line
+        w.assert_quiet(path)
+    finally:
+        w.close()

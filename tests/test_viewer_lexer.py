@@ -102,3 +102,16 @@ def test_rich_colours_a_record_with_the_lexer() -> None:
 
     assert "Altar" in coloured("7wn")
     assert coloured("7wn") != coloured("text")  # rich found the lexer by its alias and coloured the tokens
+
+
+def test_the_documents_7wn_blocks_are_classified_but_the_error_examples() -> None:
+    import re
+
+    seen = 0
+    for doc in ("README.md", "spec/7wn.md"):
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        for info, block in re.findall(r"^```(7wn[^\n]*)\n(.*?)^```$", text, flags=re.M | re.S):
+            if not info.startswith("7wn-error"):
+                assert_classified(block)
+                seen += 1
+    assert seen >= 10
