@@ -88,3 +88,19 @@ def test_an_unknown_rule_suggests_the_nearest():
     assert str(info.value) == "no rule 'R-TRAED'; did you mean R-TRADE?"
     with pytest.raises(KeyError):
         rulebook.lookup("castling")
+
+
+def test_every_finding_the_engine_makes_carries_a_registry_id():
+    """The casebook (legal and illegal cases), the bundled replays and bot games: every finding names a rule of
+    the registry, so 'wnotation rules ID' can explain every finding a user sees."""
+    from wnotation.engine import replay
+    from wnotation.engine.bot import play_game
+    from wnotation.notation import NotationError, read_games
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted((HERE.parent / "spec" / "cases").glob("*.7wn"))]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((HERE.parent / "replays").glob("*.7wn"))]
+    records = [r for text in texts for r in read_games(text) if not isinstance(r, NotationError)]
+    records += [play_game(n, seed, bot) for n in (3, 5, 7) for seed in (1, 2) for bot in ("random", "greedy")]
+    cited = {f.rule for r in records for f in replay(r).findings}
+    assert len(records) > 100 and len(cited) >= 10
+    assert cited - set(RULES) == set()
