@@ -17,6 +17,7 @@ from typing import cast
 from .. import deck
 from ..catalog import Card, CatalogError, load
 from ..engine import State, legal_actions
+from ..engine.trade import Purchase as Trade
 from ..notation import format_purchase
 from ..record import UNKNOWN, Purchase, Use
 
@@ -75,9 +76,9 @@ class Play:
         return f"{self.coins} coins" if self.coins else ""
 
 
-def _as_record(p: object) -> Purchase:
+def _as_record(p: Trade) -> Purchase:
     """An engine purchase as the Record holds one: each side's units sorted by name."""
-    return Purchase(left=tuple(sorted(getattr(p, "left"))), right=tuple(sorted(getattr(p, "right"))))
+    return Purchase(left=tuple(sorted(p.left)), right=tuple(sorted(p.right)))
 
 
 def hand(state: State, seat: int) -> tuple[tuple[Card, ...], bool]:

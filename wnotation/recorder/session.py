@@ -23,7 +23,7 @@ from ..engine import events as ev
 from ..notation import parse, write
 from ..record import UNKNOWN, Action, Pick, Purchase, Record, SeatResult, Turn, Use
 from ..vocabulary import RESULT_FIELDS, numeral, turn_label
-from . import choices
+from . import choices, report
 from .choices import Choice, EntryError, Play
 
 __all__ = ["Question", "Reply", "Session", "UNDO", "UNDO_TURN"]
@@ -73,10 +73,6 @@ class _Draft:
 
 def _key(f: Finding) -> tuple[str, str, str, int | None]:
     return f.rule, f.message, f.address, f.seat
-
-
-def _rendered(f: Finding) -> str:
-    return f"{f.address} {f.severity}[{f.rule}]: {f.message}"
 
 
 class Session:
@@ -351,7 +347,7 @@ class Session:
         errors = [f for f in found if f.severity == "error" and f.rule not in ("R-LAST", "R-BABYLON-N1")]
         if errors and self.insist != (q.seat, "action", f"{use} {card}"):
             self.insist = (q.seat, "action", f"{use} {card}")
-            return Reply(False, tuple(_rendered(f) for f in errors) + (
+            return Reply(False, tuple(report.finding(f) for f in errors) + (
                 "not recorded: enter another action, or the same again to record it as played",))
         d.accepted = frozenset(_key(f) for f in errors)
         self.insist = None
@@ -415,12 +411,12 @@ class Session:
             self.insist = (seat, "pick", str(card))
             self.turns = old
             self._changed()
-            return Reply(False, tuple(_rendered(f) for f in errors) + (
+            return Reply(False, tuple(report.finding(f) for f in errors) + (
                 "not recorded: enter another card, or the same again to record it as played",))
         self.insist = None
         self.picks_done.append((k, seat))
         self.save()
-        lines = [_rendered(f) for f in found]
+        lines = [report.finding(f) for f in found]
         lines.append(f"{self.header.seats[seat - 1].name} " + (f"builds {card} from the discard pile" if card else
                                                                "declines the pick"))
         lines += self._after_turn()
@@ -457,12 +453,12 @@ class Session:
         if errors and self.insist != (d.seat, "last", f"{d.use} {d.card} {d.discard}"):
             self.insist = (d.seat, "last", f"{d.use} {d.card} {d.discard}")
             self.draft = None
-            return Reply(False, tuple(_rendered(f) for f in errors) + (
+            return Reply(False, tuple(report.finding(f) for f in errors) + (
                 "not recorded: enter the action again (the same again records it as played)",))
         self.insist = None
         self.draft = None
         self.entered.append(action)
-        lines = [_rendered(f) for f in found]
+        lines = [report.finding(f) for f in found]
         if len(self.entered) == len(self.acting()):
             lines += self._commit()
         return Reply(True, tuple(lines))
@@ -477,7 +473,7 @@ class Session:
         self.entered = []
         self.save()
         found = _subtract(self._replay().findings, before)
-        lines = [_rendered(f) for f in found if f.address == turn.label and f.seat is None]
+        lines = [report.finding(f) for f in found if f.address == turn.label and f.seat is None]
         lines.append(f"{turn.label} recorded" + (f" in {self.path}" if self.path else ""))
         lines += self.standings(turn.label)
         lines += self._settle_picks()
@@ -517,46 +513,20 @@ class Session:
             lines += self.sheet_lines()
         return lines
 
-    # --- what is shown ------------------------------------------------------------------------------------------
+    # --- what is shown (see :mod:`.report`) --------------------------------------------------------------------
 
     def standings(self, label: str) -> list[str]:
-        """Coins, shields and provisional points of every seat after turn ``label``."""
-        played = self._replay()
-        state = played.position(label)
-        sheet = played.score_at(label)
-        width = max(len(s.name) for s in self.header.seats)
-        return [f"  {s.name.ljust(width)}  coins {c.coins:2}  shields {c.shields:2}  points {ln.total:3}"
-                for s, c, ln in zip(self.header.seats, state.cities, sheet.lines)]
+        return report.standings(self.header, self._replay(), label)
 
     def military(self, age: int) -> list[str]:
-        """The military result of ``age``: each seat's tokens of that Age and its military points so far."""
-        played = self._replay()
-        end = f"{numeral(age)}.end"
-        if end not in played.marks:
-            return []
-        state = played.position(end)
-        lines = [f"Age {numeral(age)} military:"]
-        for s, c in zip(self.header.seats, state.cities):
-            shown = " ".join(f"{t:+d}" for t in _age_tokens(played, age, c.seat)) or "no token"
-            lines.append(f"  {s.name}: {shown} (military {sum(c.tokens)})")
-        return lines
+        return report.military(self.header, self._replay(), age)
 
     def sheet_lines(self) -> list[str]:
-        """The final score sheet laid out as the score pad: a column per seat, a row per category."""
-        from ..render import score_table
-
-        played = self._replay()
-        if played.scores is None:
-            return []
-        header, rows = score_table(self.header, played.scores)
-        table = [header] + rows
-        widths = [max(len(row[k]) for row in table) for k in range(len(header))]
-        return ["  ".join(cell.ljust(w) if k == 0 else cell.rjust(w) for k, (cell, w) in enumerate(zip(row, widths)))
-                for row in table]
+        return report.sheet(self.header, self._replay())
 
     def findings_lines(self) -> list[str]:
         """The errors of the complete turns: what an unfinished record opened holds already."""
-        return [_rendered(f) for f in self._replay().findings if f.severity == "error"]
+        return [report.finding(f) for f in self._replay().findings if f.severity == "error"]
 
     # --- undo ----------------------------------------------------------------------------------------------------
 
@@ -590,13 +560,6 @@ class Session:
         self.save()
         what = f"turn {last.label}" if turn else f"{self.header.seats[kept[-1].seat - 1].name}'s action of {last.label}"
         return Reply(True, (f"undone: {what} (the file holds the turns before it)",))
-
-
-def _age_tokens(played: Replay, age: int, seat: int) -> list[int]:
-    """The military tokens ``seat`` took at the end of ``age``."""
-    start = played.marks.get(f"{numeral(age)}.0", 0)
-    end = played.marks.get(f"{numeral(age)}.end", 0)
-    return [e.token for e in played.events[start:end] if isinstance(e, ev.ConflictResolved) and e.seat == seat]
 
 
 def _same(a: tuple[Action, ...], b: tuple[Action, ...]) -> bool:
