@@ -20,13 +20,16 @@ The package:
 - ``inputs`` (record paths, one game of a file, a game replayed), ``output`` (tables, fields, JSON, stderr),
   ``progress`` (the progress bar), ``completion`` (shell completion of argument values);
 - one module per command group: ``cards``, ``check``, ``score``, ``show``, ``fmt``, ``json_command`` (``json``
-  and ``schema``), ``generate``, ``rules``. The process pool of ``check --jobs`` is the library's
-  (:func:`wnotation.batch.check_many`), the JSON report stream ``jsonreport``.
+  and ``schema``), ``generate``, ``rules``, and the others listed in :data:`COMMAND_MODULES`. The process pool of
+  ``check --jobs`` is the library's (:func:`wnotation.batch.check_many`), as is the streamed JSON report
+  (:mod:`wnotation.diagnostics.jsonreport`).
 
 **Adding a command**: write ``wnotation/cli/NAME.py`` with a ``@click.command()`` function (import the library
 inside it, so that other commands do not pay for its imports), raise :class:`~wnotation.cli.errors.UserError`
 for bad input, print through ``output``, and end the module with ``COMMANDS = (your_command,)``; add ``"NAME"``
-to :data:`COMMAND_MODULES` below; add ``tests/test_cli_NAME.py`` running it with ``cli_helpers.run``.
+to :data:`COMMAND_MODULES` below; add ``tests/test_cli_NAME.py`` running it with ``cli_helpers.run``. Every
+command module is imported by every run (``--help`` lists them all), so a library imported at module level slows
+every command: tests/test_cli_startup.py fails when ``check`` or ``--version`` loads one it does not need.
 """
 
 from __future__ import annotations
