@@ -22,7 +22,8 @@ from corpus import Corpus  # noqa: E402
 
 from wnotation.gcpolicy import batch_collection  # noqa: E402
 
-PHASES = ("lexer", "lalr", "parse", "parse_lark", "parse_file", "replay", "check", "json", "chess", "stream", "pool")
+PHASES = ("lexer", "lalr", "parse", "parse_lark", "parse_file", "replay", "check", "bot", "json", "chess", "stream",
+          "pool")
 
 
 def _clock():
@@ -274,6 +275,24 @@ def check(c: Corpus, profiler=None) -> dict:
     return out
 
 
+def bot(c: Corpus, count: str = "100") -> dict:
+    """The engine's greedy bot playing ``count`` 7-player games (``play_game``: what ``wnotation generate -p 7 --bot
+    greedy`` plays, before writing), from seeds outside the corpus, after 3 warm-up games."""
+    from wnotation.engine.bot import play_game
+
+    n = int(count)
+    for seed in range(3):
+        play_game(7, 2_000_000 + seed, "greedy")
+    _ready()
+    start = _clock()
+    actions = 0
+    for seed in range(n):
+        actions += sum(len(t.actions) for t in play_game(7, 3_000_000 + seed, "greedy").turns)
+    out = _since(start)
+    out.update(games=n, actions=actions)
+    return out
+
+
 # --- (e) JSON, (f) python-chess -----------------------------------------------------------------------------------
 
 
@@ -397,7 +416,10 @@ def main() -> None:
     fn = {"json": json_}.get(phase) or globals()[phase]
     with _BATCH:
         result = fn(c, *sys.argv[3:4])
+    from wnotation.engine import COMPILED
+
     result["phase"] = phase
+    result["compiled"] = COMPILED
     result["max_rss_kib"] = _rss_kib()
     print(json.dumps(result))
 

@@ -4,6 +4,7 @@ and ``--jobs`` scaling. A benchmark, not a test: targets are reported, never ass
     python benchmarks/run.py                  # 2,000 games, 3 runs per figure (about 10-15 minutes on 2 cores)
     python benchmarks/run.py --quick          # smoke run, about a minute
     python benchmarks/run.py --profile        # also cProfile the full check (top functions to a file)
+    python benchmarks/run.py --build-compiled # also the compiled build (mypyc), built into a venv in the workdir
 
 One run generates a seeded corpus (bot-played games, 3-7 players, alternating random and greedy bots) into a
 temporary directory: one .7wn file, one JSON file per game, and a PGN file of random legal chess games with exactly
@@ -30,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
+from builds import build_compiled, build_figures, builds_report, is_compiled  # noqa: E402
 from corpus import Corpus, generate, repeat_file  # noqa: E402
 
 RESULTS = HERE / "RESULTS.md"
@@ -52,22 +54,23 @@ def log(msg: str) -> None:
 # --- running phases ------------------------------------------------------------------------------------------------
 
 
-def phase(name: str, root: Path, *extra: str) -> dict:
-    cmd = [sys.executable, str(HERE / "phases.py"), name, str(root), *extra]
+def phase(name: str, root: Path, *extra: str, python: str = sys.executable) -> dict:
+    """One phase in a fresh ``python`` (the running interpreter, or one with the compiled build)."""
+    cmd = [python, str(HERE / "phases.py"), name, str(root), *extra]
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
     if done.returncode != 0:
         raise RuntimeError(f"phase {name} failed ({done.returncode}):\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def best(name: str, root: Path, runs: int, *extra: str, key: str = "cpu") -> dict:
+def best(name: str, root: Path, runs: int, *extra: str, key: str = "cpu", python: str = sys.executable) -> dict:
     """The run with the smallest ``key`` among ``runs`` fresh-process runs; ``all`` lists every run's figure."""
     results = []
     for k in range(runs):
-        r = phase(name, root, *extra)
+        r = phase(name, root, *extra, python=python)
         results.append(r)
-        log(f"  {name}{' ' + ' '.join(extra) if extra else ''} run {k + 1}/{runs}: "
-            f"{r[key]:.3f} s {key}, {r['wall']:.3f} s wall")
+        log(f"  {name}{' ' + ' '.join(extra) if extra else ''}{' (compiled)' if r.get('compiled') else ''} run "
+            f"{k + 1}/{runs}: {r[key]:.3f} s {key}, {r['wall']:.3f} s wall")
     top = min(results, key=lambda r: r[key])
     top["all"] = [round(r[key], 4) for r in results]
     return top
@@ -281,6 +284,7 @@ def report(c: Corpus, m: dict, res: dict, args) -> str:
                  _mark(speedup >= 1.7)])
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     lines.append("")
+    lines += builds_report(c, res, _num, _mark)
     lines.append("## Memory when streaming (`read_games(path)`, parse only, peak RSS of a fresh process)")
     lines.append("")
     rows = [["file", "games", "size", "peak RSS", "after imports", "RSS at 1% / 10% / 50% / 100% of the games",
@@ -403,12 +407,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workdir", help="keep the corpus here and reuse it when its manifest matches (default: a "
                     "temporary directory, removed afterwards)")
     ap.add_argument("--no-write", action="store_true", help="print the table without updating RESULTS.md")
+    ap.add_argument("--compiled", metavar="PYTHON", help="an interpreter whose wnotation is the compiled build (e.g. "
+                    "a venv after 'pip install .'): replay, check, the bot, generate and start-up are measured with it "
+                    "too")
+    ap.add_argument("--build-compiled", action="store_true", help="build that interpreter: a venv in the work "
+                    "directory with the wheel installed (compiles the engine with mypyc when a C compiler is present; "
+                    "reused with --workdir)")
+    ap.add_argument("--bot-games", type=int, default=None, help="7-player greedy games the bot plays for its figure "
+                    "(default 200; 30 with --quick), and half of that for `wnotation generate`")
     args = ap.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else argv
     args.games = args.games or (120 if args.quick else 2000)
     args.runs = args.runs or (1 if args.quick else 3)
     args.stream_games = args.stream_games or (3000 if args.quick else 50_000)
     args.cli_games = args.cli_games or 5 * args.games
+    args.bot_games = args.bot_games or (30 if args.quick else 200)
 
     m = machine()
     log(f"machine: {m['cpu']}, {m['cores']} cores, load {m['load']}")
@@ -449,6 +462,16 @@ def main(argv: list[str] | None = None) -> None:
         large.unlink()
         log("jobs ...")
         res["jobs"] = jobs_figures(c, root, args.runs)
+        compiled = args.compiled
+        if compiled and not is_compiled(compiled):
+            log(f"  {compiled}: its wnotation.engine is not compiled; measuring the pure build only")
+            compiled = None
+        if args.build_compiled and not compiled:
+            compiled = build_compiled(root, log)
+            if compiled is None:
+                log("  the wheel was built pure (no C compiler?): measuring the pure build only")
+        res["builds"] = build_figures(c, root, args.runs, compiled, args.bot_games, max(20, args.bot_games // 2),
+                                      best=best, log=log)
         m2 = os.getloadavg()
         res["load_end"] = " / ".join(f"{x:.2f}" for x in m2)
         table = report(c, m, res, args)

@@ -1,0 +1,149 @@
+"""The two builds in the benchmark (issue 11): the pure-Python install and the compiled one (mypyc, hatch_build.py),
+each measured on the library phases that run the engine (replay, the full check, the bot) and as whole processes
+(``wnotation generate``, a one-game ``wnotation check``), with ``python -c "import chess.pgn"`` as the start-up
+yardstick. Whole processes are timed in CPU time (user + system, ``RUSAGE_CHILDREN``) and run outside the
+repository, so that ``python -m wnotation`` imports the installed package, not the source tree.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from corpus import Corpus
+
+REPO = Path(__file__).resolve().parent.parent
+
+#: The library phases measured on both builds (the reader is pure Python in both: only the engine is compiled).
+BUILD_PHASES = ("replay", "check", "bot")
+_CHILD = ("import resource, subprocess, sys; code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+          "stderr=subprocess.DEVNULL).returncode; u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+          "print(code, u.ru_utime + u.ru_stime)")
+
+
+def child_cpu(cmd: list[str], cwd: Path) -> tuple[float, int]:
+    """CPU seconds (user + system) of one whole process ``cmd``, start-up included, and its exit code. Run from
+    ``cwd``, outside the repository, so that ``python -m wnotation`` imports the installed package."""
+    done = subprocess.run([sys.executable, "-c", _CHILD, *cmd], capture_output=True, text=True, cwd=cwd, check=True)
+    code, cpu = done.stdout.split()
+    return float(cpu), int(code)
+
+
+def best_cpu(label: str, cmd: list[str], cwd: Path, runs: int, log: Callable[[str], None]) -> dict:
+    cpus = []
+    code = 0
+    for k in range(runs):
+        cpu, code = child_cpu(cmd, cwd)
+        cpus.append(cpu)
+        log(f"  {label} run {k + 1}/{runs}: {cpu:.3f} s CPU, exit {code}")
+    return {"cpu": min(cpus), "all": [round(x, 4) for x in cpus], "exit": code}
+
+
+def is_compiled(python: str) -> bool:
+    code = "import wnotation.engine as e; print(e.COMPILED)"
+    done = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd=tempfile.gettempdir())
+    return done.returncode == 0 and done.stdout.strip() == "True"
+
+
+def build_compiled(root: Path, log: Callable[[str], None]) -> str | None:
+    """An interpreter with the compiled build: a venv in ``root`` seeing this interpreter's packages (lark,
+    pydantic, python-chess ...) with the wheel installed over them (``pip install --no-deps .``, which compiles the
+    engine when a C compiler is present); reused when it is there already. ``None`` if the build is pure."""
+    venv = root / "compiled-venv"
+    python = str(venv / "bin" / "python")
+    if not (venv / "bin" / "python").exists():
+        log(f"building the compiled wheel into {venv} (a few minutes) ...")
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+        subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(REPO)],
+                       check=True, env={k: v for k, v in os.environ.items() if k != "WNOTATION_PURE"})
+    return python if is_compiled(python) else None
+
+
+def build_figures(c: Corpus, root: Path, runs: int, compiled: str | None, bot_games: int, gen_games: int, *,
+                  best: Callable[..., dict], log: Callable[[str], None]) -> dict:
+    """The figures of each build: the library phases (replay, check, the bot; ``best`` runs a phase as run.py
+    does), ``wnotation generate`` and the one-game ``check`` as whole processes, and ``import chess.pgn`` as the
+    start-up yardstick."""
+    pythons = {"pure": sys.executable}
+    if compiled:
+        pythons["compiled"] = compiled
+    first = sorted(c.wn_dir.glob("*.7wn"))[0]
+    out: dict = {}
+    for build, python in pythons.items():
+        log(f"{build} build ({python}) ...")
+        figures = {name: best(name, root, runs, *((str(bot_games),) if name == "bot" else ()), python=python)
+                   for name in BUILD_PHASES}
+        gen = [python, "-m", "wnotation", "generate", "-p", "7", "-s", "0", "-n", str(gen_games), "--bot", "greedy"]
+        figures["generate"] = best_cpu(f"wnotation generate -n {gen_games} ({build})", gen, root, runs, log)
+        figures["startup"] = best_cpu(f"wnotation check {first.name} ({build})",
+                                      [python, "-m", "wnotation", "check", str(first)], root, max(runs, 5), log)
+        out[build] = figures
+    out["import_chess"] = best_cpu("python -c 'import chess.pgn'", [sys.executable, "-c", "import chess.pgn"], root,
+                                   max(runs, 5), log)
+    out["gen_games"] = gen_games
+    return out
+
+
+def builds_report(c: Corpus, res: dict, _num: Callable[..., str], _mark: Callable[[bool], str]) -> list[str]:
+    """The section comparing the pure and the compiled build, with issue 11's targets (``_num`` and ``_mark`` format
+    as the rest of the report does)."""
+    b = res["builds"]
+    chess_rate = c.chess_plies / res["chess"]["cpu"]
+    builds = [k for k in ("pure", "compiled") if k in b]
+    lines = ["## Builds: pure Python and compiled (mypyc), with issue 11's targets", ""]
+    if "compiled" not in b:
+        lines += ["No compiled build was measured (pass `--compiled PYTHON` or `--build-compiled`; the build needs a "
+                  "C compiler).", ""]
+
+    def figures(build: str) -> dict:
+        f = b[build]
+        gen = b["gen_games"]
+        return {
+            "replay": c.actions / f["replay"]["cpu"],
+            "check": c.actions / f["check"]["cpu"] / chess_rate,
+            "bot": f["bot"]["games"] / f["bot"]["cpu"],
+            "generate": gen / f["generate"]["cpu"],
+            "startup": f["startup"]["cpu"],
+        }
+
+    got = {k: figures(k) for k in builds}
+    chess_start = b["import_chess"]["cpu"]
+    head = ["figure", *builds, *(["compiled / pure"] if len(builds) == 2 else []), "target"]
+    rows = [head, ["---"] * len(head)]
+    specs = [
+        ("replay only (c), actions/s", "replay", lambda x: _num(x), "≥ 150,000 pure; ≥ 250,000 compiled"),
+        ("full check (d) / python-chess (f), per action", "check", lambda x: f"{x:.2f}", "≥ 1.0 pure; ≥ 2.0 compiled"),
+        ("greedy bot, 7 players, `play_game` games/s", "bot", lambda x: _num(x, 1), ""),
+        (f"`wnotation generate -p 7 --bot greedy -n {b['gen_games']}`, games/s (whole process, CPU)", "generate",
+         lambda x: _num(x, 1), "≥ 500 compiled"),
+        ("`wnotation check` on a one-game file, CPU s", "startup", lambda x: f"{x:.3f}", ""),
+    ]
+    for label, key, fmt, target in specs:
+        row = [label, *(fmt(got[k][key]) for k in builds)]
+        if len(builds) == 2:
+            row.append(f"{got['compiled'][key] / got['pure'][key]:.2f}×")
+        rows.append([*row, target])
+    row = ["one-game `check` / `python -c 'import chess.pgn'` (CPU)",
+           *(f"{got[k]['startup'] / chess_start:.2f}× (chess {chess_start:.3f} s)" for k in builds)]
+    if len(builds) == 2:
+        row.append("")
+    rows.append([*row, "≤ 1.5×"])
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    lines.append("")
+    marks = []
+    for build in builds:
+        g = got[build]
+        aims = {"pure": (150_000, 1.0, None), "compiled": (250_000, 2.0, 500.0)}[build]
+        marks.append(f"{build}: replay {_mark(g['replay'] >= aims[0])}, check/chess {_mark(g['check'] >= aims[1])}"
+                     + (f", generate {_mark(g['generate'] >= aims[2])}" if aims[2] else "")
+                     + f", start-up {_mark(g['startup'] / chess_start <= 1.5)}")
+    lines.append("Targets: " + "; ".join(marks) + ". The reader (lark, pydantic) is pure Python in both builds; "
+                 "only the engine modules are compiled. Every run: " + "; ".join(
+                     f"{k} {name} {b[k][name]['all']}" for k in builds for name in (*BUILD_PHASES, "generate",
+                                                                                      "startup")) + ".")
+    lines.append("")
+    return lines
