@@ -230,3 +230,23 @@ def test_check_many_without_click_gives_the_same_runs_for_any_number_of_jobs(tmp
     assert one[4][1].startswith("not UTF-8 text")
     assert [g for _, _, games, _ in one for g in games] == [
         g for p in paths[:4] for g in wnotation.check(p).games]
+
+
+def test_the_cli_shows_every_diagnostic_through_the_one_renderer(monkeypatch, tmp_path):
+    """check's findings and notation errors, and score/fmt's unreadable record, all come out of report.render."""
+    from cli_helpers import run
+    from wnotation.diagnostics import report
+
+    def marked(severity, rule, message, source, line, column, source_line=""):
+        return f"RENDERED {severity} {rule} {source}:{line}:{column}"
+
+    monkeypatch.setattr(report, "render", marked)
+    bad, line, column = with_action(game_text(), "I.1", 1, "Apothecary")
+    broken = game_text().replace("I.2 ", "I.2 Lumbr Yard | ", 1)
+    for name, text in (("bad.7wn", bad), ("broken.7wn", broken)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert f"RENDERED error R-TRADE {tmp_path / 'bad.7wn'}:{line}:{column}" in run(
+        "check", str(tmp_path / "bad.7wn"), code=1).stderr
+    assert run("check", str(tmp_path / "broken.7wn"), code=1).stderr.startswith("RENDERED error unknown-card")
+    assert run("score", str(tmp_path / "broken.7wn"), code=2).stderr.startswith("RENDERED error unknown-card")
+    assert run("fmt", str(tmp_path / "broken.7wn"), code=2).stderr.startswith("RENDERED error unknown-card")

@@ -9,7 +9,7 @@ import click
 from ..atomicfile import write_atomic as _atomic_write
 from .errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, UserError, worst
 from .inputs import RECORD_PATH, STDIN, expand, read
-from .output import count, err
+from .output import count, err, rendered
 from .progress import Progress, games_in
 
 FMT_EPILOG = """\b
@@ -53,6 +53,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
     written out or left out only where the engine's choice is the same either way.
     """
     from ..diagnostics import FormatBug, canonical_text
+    from ..notation.errors import NotationError
     from ..gcpolicy import batch_collection
 
     if write_back and (check_only or diff):
@@ -78,7 +79,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
                 codes.append(EXIT_INTERNAL)
                 continue
             except ValueError as exc:  # a NotationError: the record does not read
-                say(str(exc))
+                say(rendered(exc) if isinstance(exc, NotationError) else str(exc))
                 codes.append(EXIT_USAGE)
                 continue
             same = new == text

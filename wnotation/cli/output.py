@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import streams
+
+if TYPE_CHECKING:
+    from ..notation.errors import NotationError
 
 _STYLE = {"brown": "dark_orange3", "grey": "grey62", "blue": "bright_blue", "yellow": "yellow", "red": "red",
           "green": "green", "purple": "magenta"}
@@ -19,6 +22,14 @@ _STYLE = {"brown": "dark_orange3", "grey": "grey62", "blue": "bright_blue", "yel
 def err(text: str) -> None:
     """One line (or block) on stderr."""
     click.echo(text, err=True)
+
+
+def rendered(error: NotationError) -> str:
+    """A notation error as every diagnostic is shown: through :func:`wnotation.diagnostics.render`, the one
+    compiler-style renderer (``file:12:5: error[syntax]: …``, the line and a caret)."""
+    from ..diagnostics import Diagnostic
+
+    return str(Diagnostic.from_error(error))
 
 
 def emit_json(data: Any) -> None:

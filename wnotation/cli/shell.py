@@ -40,7 +40,9 @@ class WnotationGroup(click.Group):
                 traceback.print_exc()
             notation = sys.modules.get("wnotation.notation.errors")
             if notation is not None and isinstance(e, notation.NotationError):
-                raise RecordError(str(e)) from e
+                from .output import rendered
+
+                raise RecordError(rendered(e)) from e
             if isinstance(e, UnicodeDecodeError):
                 raise UserError(f"cannot read input: not UTF-8 text ({e.reason} at byte {e.start})") from e
             if isinstance(e, OSError) and e.strerror:
