@@ -309,12 +309,17 @@ def test_a_broken_record_marks_its_findings_at_their_turn_R_LAST(browser, folder
         flagged = w.page.evaluate("""() => [...document.querySelectorAll('#turnlist button')]
             .filter(b => b.querySelector('.flag.bad')).map(b => b.getAttribute('aria-label'))""")
         assert flagged == ["I.6, Age I after turn 6, 1 finding"]
-        w.page.click("#allfindings button")  # "go to I.6"
+        w.page.click("#allfindings button >> text=go to I.6")
         assert w.page.evaluate(READ_POSITION)["label"].startswith("I.6: ")
         finding = w.page.text_content("#findings")
         assert "R-LAST" in finding and "line 20" in finding
-        source_line = case.read_text(encoding="utf-8").split("\n")[19]
-        assert source_line.startswith("I.6 ")
+        assert not w.page.is_visible("#L20")  # the source pane is closed until asked for
+        w.page.click("#findings button >> text=line 20")
+        source = case.read_text(encoding="utf-8")
+        assert w.page.is_visible("#L20.hl")
+        assert w.page.evaluate("document.activeElement.id") == "L20"
+        assert w.page.text_content("#L20") == source.split("\n")[19] + "\n"
+        assert w.page.text_content("#source") == source  # the lines hold the whole text, tokens and all
         w.assert_quiet(path)
     finally:
         w.close()

@@ -105,9 +105,29 @@
   function finding(f) {
     var li = el("li", "sev-" + f.severity);
     li.appendChild(el("span", "rule", f.rule));
-    li.appendChild(document.createTextNode(" " + f.severity + " at " + f.address + (f.line ? " (line " + f.line + ")" : "") + ": "));
+    li.appendChild(document.createTextNode(" " + f.severity + " at " + f.address + ": "));
     li.appendChild(rt("span", f.message));
+    if (f.line) {
+      var b = el("button", "line", "line " + f.line);
+      b.type = "button";
+      b.setAttribute("aria-label", "Show line " + f.line + " of the 7WN source");
+      b.addEventListener("click", function () { showLine(f.line); });
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(b);
+    }
     return li;
+  }
+
+  // the source pane opened at line n, the line marked and focused (a finding's line, from its button)
+  function showLine(n) {
+    var line = document.getElementById("L" + n);
+    if (!line) return;
+    $("source-h").parentNode.open = true;
+    var old = document.querySelector("#source .hl");
+    if (old) old.classList.remove("hl");
+    line.classList.add("hl");
+    line.focus();
+    if (line.scrollIntoView) line.scrollIntoView({ block: "center" });
   }
 
   function tags(parent, list) {
@@ -134,15 +154,23 @@
     }
   }
 
+  // the source, one span per line (id L1, L2, …, each ending with its line end) holding the lexer's tokens
   function source() {
-    var pre = $("source");
-    if (D.tokens) {
-      var frag = document.createDocumentFragment();
-      D.tokens.forEach(function (t) { frag.appendChild(el("span", t[0] ? "t-" + t[0] : null, t[1])); });
-      pre.appendChild(frag);
-    } else {
-      pre.textContent = SOURCE;
+    var pre = $("source"), frag = document.createDocumentFragment(), n = 0, line = null;
+    function newLine() {
+      line = el("span", "ln");
+      line.id = "L" + (++n);
+      line.tabIndex = -1;
+      frag.appendChild(line);
     }
+    newLine();
+    (D.tokens || [["", SOURCE]]).forEach(function (t) {
+      t[1].split("\n").forEach(function (part, k) {
+        if (k) { line.appendChild(document.createTextNode("\n")); newLine(); }
+        if (part) line.appendChild(el("span", t[0] ? "t-" + t[0] : null, part));
+      });
+    });
+    pre.appendChild(frag);
   }
 
   // --- one position ---------------------------------------------------------------------------------------------
