@@ -152,7 +152,7 @@ def test_bad_input_is_rows_and_counted_while_the_rest_exports(tmp_path):
                                        + stated.results[1:]})
     (tmp_path / "wrong.7wn").write_text(write(stated), encoding="utf-8")
     names = ["good.7wn", "mixed.7wn", "latin1.7wn", "empty.7wn", "wrong.7wn", "missing.7wn"]
-    summary = export([tmp_path / n for n in names], tmp_path / "out")
+    summary = export([tmp_path / n for n in names], tmp_path / "out", jobs=2)
     assert (summary.unreadable, summary.no_game, summary.broken, summary.wrong_results) == (2, 1, 1, 1)
     assert summary.complete == 3 and summary.problems == 5
     games = read_table(tmp_path / "out", "games")
@@ -185,7 +185,6 @@ def _python_figures():
     for record in corpus():
         played = replay(record)
         sheet = played.scores
-        n = record.players
         for s, line in zip(record.seats, sheet.lines):
             key = (s.wonder, s.side)
             seats[key] += 1

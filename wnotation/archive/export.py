@@ -18,15 +18,18 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .rows import Rows, file_rows, piece_rows
 from .schema import TABLES
-from .store import ArchiveError, duckdb, is_archive_dir, load_parquet, part_files, remove_temporaries, write_part
+from .store import (
+    ArchiveError, duckdb, is_archive_dir, load_parquet, part_files, remove_temporaries, write_part, writer,
+)
 
 __all__ = ["ExportSummary", "Piece", "export", "export_piece", "pieces"]
 
 #: Games per piece. Fixed (not derived from the number of workers), so that parts are the same for every run.
-PIECE_GAMES = 200
+PIECE_GAMES = 100
 #: Pieces in flight per worker (local pool or cluster): enough to keep workers busy, few enough to hold.
 IN_FLIGHT = 4
 
@@ -97,13 +100,21 @@ class ExportSummary:
                                                         "targets")}
 
 
-def export_piece(out: str, piece: Piece) -> dict[str, int]:
+def export_piece(out: str, piece: Piece, con: Any = None) -> dict[str, int]:
     """Export one piece: its rows written as its Parquet parts under ``out``; returns the piece's counts.
     Made for worker processes and cluster tasks: plain values in and out; running it again rewrites the same
-    parts."""
+    parts. ``con``: a :func:`~.store.writer` to reuse (default: this process's pool writer, or a fresh one)."""
     rows = piece_rows(piece.text, piece.source, piece.input_number, piece.first_game, piece.line0)
-    write_part(out, piece.input_number, piece.number, rows.tables)
+    write_part(out, piece.input_number, piece.number, rows.tables, con if con is not None else _POOL_WRITER[0])
     return rows.counts()
+
+
+#: In a worker process of :func:`export`'s own pool (and only there): its writer, made by the pool's initializer.
+_POOL_WRITER: list[Any] = [None]
+
+
+def _start_worker() -> None:
+    _POOL_WRITER[0] = writer()
 
 
 def pieces(inputs: Sequence[Input], games: int = PIECE_GAMES,
@@ -167,8 +178,12 @@ def _prepare(out: str) -> None:
 
 def _run_local(out: str, work: Iterator[Piece], jobs: int, done: Callable[[dict[str, int]], None]) -> None:
     if jobs <= 1:
-        for piece in work:
-            done(export_piece(out, piece))
+        con = writer()
+        try:
+            for piece in work:
+                done(export_piece(out, piece, con))
+        finally:
+            con.close()
         return
     import multiprocessing
     import sys
@@ -178,7 +193,7 @@ def _run_local(out: str, work: Iterator[Piece], jobs: int, done: Callable[[dict[
     from .. import engine, notation  # noqa: F401  (loaded once, shared by forked workers)
 
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker) as pool:
         flying: deque = deque()
         for piece in work:
             flying.append(pool.submit(export_piece, out, piece))

@@ -119,10 +119,6 @@ class _Cursor:
         return self.game
 
 
-def _units(units: Sequence[str]) -> str:
-    return " ".join(units)
-
-
 def _inferred(cursor: _Cursor, mark: int, seat: int, placed: ev.Event) -> Payment | None:
     """The purchase the engine chose for a paid build or stage stated without one, priced again at the turn
     start (the same memoised question the replay asked)."""
@@ -228,7 +224,6 @@ class _Events:
 
 def _plays(record: Record, played: Replay, seen: _Events, gid: int, line0: int,
            errors_at: dict[tuple[int, int], int]) -> list[tuple]:
-    n = record.players
     rows: list[tuple] = []
     cursor = _Cursor(played)
     seen_turns: set[tuple[int, int]] = set()
