@@ -1,6 +1,7 @@
 """Replaying Records: positions, deals (stated, seeded, rebuilt), expected results, and a hand-worked game."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -398,3 +399,49 @@ def test_score_at_every_address_of_an_unfinished_record_is_provisional():
     r = replay(game(SEATS, age_one, guilds=GUILDS))
     assert r.scores is None
     assert all(r.score_at(a).provisional for a in r.addresses)
+
+
+# --- snapshots against positions rebuilt from scratch ----------------------------------------------------------
+
+REPLAYS = sorted((Path(__file__).resolve().parent.parent / "replays").glob("*.7wn"))
+
+
+def _bundled():
+    from wnotation.notation import read_games
+
+    return [g for path in REPLAYS for g in read_games(path) if isinstance(g, Record)]
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    games = _bundled()
+    assert len(games) >= 5
+    return games
+
+
+def test_snapshots_asked_in_any_order_equal_positions_rebuilt_from_scratch(bundled):
+    """A snapshot is taken from the nearest earlier snapshot (or the start); asked backwards, forwards and at
+    random, each equals the fold of every event from the start, and ``fold`` equals ``apply`` one event at a
+    time (the reference semantics), on every bundled game."""
+    import random
+
+    from wnotation.engine.state import apply, fold, initial
+
+    rng = random.Random(11)
+    for record in bundled:
+        played = replay(record)
+        start = initial(played.final.table)
+        addresses = list(played.marks)
+        truth = {}
+        state = start
+        done = 0
+        for a in addresses:
+            for e in played.events[done:played.marks[a]]:
+                state = apply(state, e)
+            done = played.marks[a]
+            truth[a] = state
+            assert fold(start, played.events[:done]) == state
+        for order in (addresses[::-1], rng.sample(addresses, len(addresses)), addresses):
+            fresh = replay(record)
+            for a in order:
+                assert fresh.position(a) == truth[a], (record.seats, a)
