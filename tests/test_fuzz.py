@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from wnotation.notation import NotationError, parse, read_games, write
 from wnotation.notation import lexical
-from wnotation.notation.reader import _fast_game, _Game, _lark_game, _normalise, split_games
+from wnotation.notation.reader import RouteDeclined, normalise, split_games
 from wnotation.record import Record
 
 EXAMPLES = int(os.environ.get("WNOTATION_FUZZ_EXAMPLES", "40"))
@@ -59,14 +59,18 @@ def check_text(text: str) -> None:
     by_string = list(read_games(text, source="f"))
     assert all(isinstance(x, (Record, NotationError)) for x in by_string)
     assert seen(list(read_games(io.StringIO(text), source="f"))) == seen(by_string)
-    for chunk, line0, off0 in split_games(_normalise(text)):
+    # Fast route == Lark: the default route (the fast one where it reads a game) against Lark alone, games placed
+    # where they are in the input; then each game the fast route reads, alone.
+    assert seen(list(read_games(text, source="f", route="lark"))) == seen(by_string)
+    for chunk, _, _ in split_games(normalise(text)):
         if not lexical.BOUNDARY_RE.match(chunk):
             continue
-        chunk = chunk if chunk.endswith("\n") else chunk + "\n"
-        fast = _fast_game(_Game(chunk, "f", line0, off0))
-        if fast is not None:
-            lark = _lark_game(chunk, "f", line0, off0)
-            assert fast == lark and spans(fast) == spans(lark)
+        try:
+            fast = parse(chunk, source="f", route="fast")
+        except (RouteDeclined, NotationError):
+            continue
+        lark = parse(chunk, source="f", route="lark")
+        assert fast == lark and spans(fast) == spans(lark)
     for item in by_string:
         if isinstance(item, Record):
             assert parse(write(item)) == item

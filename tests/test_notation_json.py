@@ -7,7 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from notation_helpers import HEADER
+from helpers import HEADER
 from wnotation.notation import parse, records_from_json, to_json
 
 GAME = parse(HEADER + "I.1 Lumber Yard | sell ? | stage ?\n")

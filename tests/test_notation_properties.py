@@ -10,10 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from notation_helpers import HEADER, records
+from helpers import HEADER, records
 from wnotation.notation import NotationError, from_json, json_schema, parse, to_json, write
 from wnotation.notation import grammar, lexical
-from wnotation.notation.reader import _parse_game
 from wnotation.record import Record
 
 GAME = HEADER + """game { g }
@@ -50,7 +49,7 @@ def test_mutated_games_read_or_fail_cleanly(position, cut, insert):
 def test_grammar_documents_read_or_fail_cleanly(text):
     UNCACHED.parse(text)
     try:
-        _parse_game(text, "<generated>", 0, 0)
+        parse(text, source="<generated>")
     except NotationError as error:
         assert error.line >= 1
 

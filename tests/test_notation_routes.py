@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import io
+from functools import cache
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from notation_helpers import HEADER, records
+from helpers import HEADER, records
+from helpers.layouts import relayout
 from wnotation.notation import Header, NotationError, parse, read_games, read_headers, write
 from wnotation.notation import reader
-from wnotation.notation.reader import _fast_game, _Game, _lark_game
+from wnotation.notation.reader import RouteDeclined
 from wnotation.record import Record
 
 REPLAYS = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.7wn"))
 I1 = "I.1 Lumber Yard | sell ? | stage ?\n"
 
 
+@cache
 def bot_texts() -> list[str]:
     from wnotation.engine.bot import play_game
 
@@ -36,9 +40,29 @@ def spans(r: Record | Header) -> list:
     return out
 
 
+def placed(text: str, line0: int, off0: int) -> str:
+    """``text`` after ``line0`` lines and ``off0`` characters of blank text, so that its game starts there."""
+    assert off0 >= line0
+    return " " * (off0 - line0) + "\n" * line0 + text
+
+
+def lark_route(text: str, line0: int = 0, off0: int = 0) -> Record:
+    """The game of ``text`` read by Lark alone, placed ``line0`` lines and ``off0`` characters into its input."""
+    [record] = read_games(placed(text, line0, off0), source="<t>", errors="raise", route="lark")
+    return record
+
+
+def fast_route(text: str, line0: int = 0, off0: int = 0) -> Record | None:
+    """The game of ``text`` read by the fast route alone, or ``None`` when it declines the game."""
+    try:
+        [record] = read_games(placed(text, line0, off0), source="<t>", errors="raise", route="fast")
+    except RouteDeclined:
+        return None
+    return record
+
+
 def both_routes(text: str, line0: int = 0, off0: int = 0) -> tuple[Record | None, Record]:
-    text = text if text.endswith("\n") else text + "\n"
-    return _fast_game(_Game(text, "<t>", line0, off0)), _lark_game(text, "<t>", line0, off0)
+    return fast_route(text, line0, off0), lark_route(text, line0, off0)
 
 
 def assert_same(fast: Record | None, lark: Record) -> None:
@@ -99,11 +123,11 @@ def test_fast_route_leaves_annotations_to_lark(line):
 ])
 def test_errors_are_lark_errors(lines):
     text = HEADER + "\n".join(lines) + "\n"
-    assert _fast_game(_Game(text, "<t>", 0, 0)) is None
+    assert fast_route(text) is None
     with pytest.raises(NotationError) as via_parse:
         parse(text)
     with pytest.raises(NotationError) as via_lark:
-        _lark_game(text, "<string>", 0, 0)
+        parse(text, route="lark")
     assert via_parse.value.to_dict() == via_lark.value.to_dict()
 
 
@@ -136,32 +160,28 @@ def test_plain_headers_read_as_lark_reads_them(old, new):
     text = PLAIN.replace(old, new, 1)
     assert text != PLAIN or not old
     try:
-        lark = _lark_game(text, "<t>", 3, 40)
+        lark = lark_route(text, 3, 40)
     except NotationError as exc:
-        assert _fast_game(_Game(text, "<t>", 3, 40)) is None
+        assert fast_route(text, 3, 40) is None
         [error] = read_headers(text)
         with pytest.raises(NotationError) as via_parse:
             parse(text)
         assert isinstance(error, NotationError) and error.to_dict() == via_parse.value.to_dict()
         assert exc.to_dict()["rule"] == error.to_dict()["rule"]
         return
-    assert_same(_fast_game(_Game(text, "<t>", 3, 40)), lark)
+    assert_same(fast_route(text, 3, 40), lark)
     [h] = read_headers(text)
     assert (h.seats, h.tags, h.guilds, h.seed, h.date) == (lark.seats, lark.tags, lark.guilds, lark.seed, lark.date)
 
 
-def test_generated_games_take_the_token_free_header_and_result_lines(monkeypatch):
-    """The writer's headers and result lines never need tokens (the fast route's cheap case)."""
-    def refuse(*args: object) -> None:
-        raise AssertionError("the slow path was taken")
-
-    texts = bot_texts()
-    monkeypatch.setattr(reader, "_fast_header", refuse)
-    monkeypatch.setattr(reader, "_read_result", refuse)
-    for text in texts:
-        assert parse(text).results
+def test_generated_games_take_the_fast_route_with_the_writers_result_lines():
+    """The writer's games, headers and result lines are the fast route's: it reads each of them (and Lark's
+    equal Record comes from the same builder)."""
+    for text in bot_texts():
+        fast = parse(text, route="fast")
+        assert fast.results and fast == parse(text, route="lark")
         [h] = read_headers(text)
-        assert h.seats
+        assert h.seats == fast.seats
 
 
 @pytest.mark.parametrize("line", [
@@ -177,11 +197,11 @@ def test_generated_games_take_the_token_free_header_and_result_lines(monkeypatch
 def test_result_lines_read_as_lark_reads_them(line):
     text = HEADER + I1 + line + "\nresult Alice: total 1\n"
     try:
-        lark = _lark_game(text, "<t>", 2, 9)
+        lark = lark_route(text, 2, 9)
     except NotationError:
-        assert _fast_game(_Game(text, "<t>", 2, 9)) is None
+        assert fast_route(text, 2, 9) is None
         return
-    assert_same(_fast_game(_Game(text, "<t>", 2, 9)), lark)
+    assert_same(fast_route(text, 2, 9), lark)
 
 
 # --- the header-only skim ------------------------------------------------------------------------------------
@@ -296,3 +316,24 @@ def test_the_stream_route_keeps_a_crlf_cut_between_two_reads_as_one_line_end():
     pieces = [text[k : k + 7] for k in range(0, len(text), 7)]
     _both_ways(text, iter(pieces))  # type: ignore[arg-type]
     assert any(p.endswith("\r") for p in pieces)
+
+
+# --- the two routes on any layout -----------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 17), st.randoms(use_true_random=False), st.booleans(), st.booleans())
+def test_routes_agree_on_non_canonical_layouts(which, rnd, comments, labels):
+    """The same games laid out anew (blanks, case, seat prefixes, purchases in any order, result pairs in any
+    order, comments): Lark and the default route give equal Records with equal spans, placed anywhere in a file;
+    a layout without comments is the same game as the canonical text, and without comments or lower-case labels
+    the fast route reads it itself."""
+    canonical = bot_texts()[which]
+    text = relayout(canonical, rnd, comments=comments, labels=labels)
+    [lark] = read_games(placed(text, 4, 30), errors="raise", route="lark")
+    [auto] = read_games(placed(text, 4, 30), errors="raise")
+    assert auto == lark and spans(auto) == spans(lark)
+    if not comments:
+        assert lark == parse(canonical)
+    if not (comments or labels):
+        assert_same(fast_route(text, 4, 30), lark)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from notation_helpers import CARDS, HEADER
+from helpers import CARDS, HEADER
 from wnotation.notation import UnknownNameError, parse
-from wnotation.notation.reader import _VERBS
+from wnotation.notation.reader import VERB_WORDS
 
 KIND_OF_FIX = {"sell": "sell", "stage": "stage", "": "build"}
 
@@ -17,10 +17,10 @@ def suggestion_for(action: str) -> str | None:
     return info.value.suggestion
 
 
-@pytest.mark.parametrize("verb", sorted(w for words in _VERBS.values() for w in words if w not in ("sell", "stage")))
+@pytest.mark.parametrize("verb", sorted(w for words in VERB_WORDS.values() for w in words if w not in ("sell", "stage")))
 def test_a_verb_before_or_after_a_card_is_suggested_as_that_kind_of_action(verb):
     """``discard Marketplace`` got "did you mean Marketplace?", which turns a sale into a build."""
-    kind = next(k for k, words in _VERBS.items() if verb in words)
+    kind = next(k for k, words in VERB_WORDS.items() if verb in words)
     for card in CARDS[::7]:
         for action in (f"{verb} {card}", f"{card} {verb}", f"{verb} {card.lower()[:-1]}"):
             fix = suggestion_for(action)

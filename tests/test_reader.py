@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from notation_helpers import HEADER
+from helpers import HEADER
 from wnotation.notation import (
     NotationError,
     NotationSyntaxError,
@@ -322,15 +322,11 @@ def test_error_rendering():
 def test_tree_path_gives_the_same_record():
     """Two routes, one answer: Lark's tree transformed afterwards equals the tree-less inline parse."""
     from wnotation.notation import grammar
-    from wnotation.notation.reader import _STATE, _Game, _Transformer
+    from wnotation.notation.reader.lark_route import from_tree
 
     text = HEADER + "game !\n{ b }\nI.1 Temple (L clay) ! { c } | sell ? ? | stage ?, pick { p } Altar\nresult #2: total 3\n"
     tree = grammar.tree_parser().parse(text)
-    token = _STATE.set(_Game(text, "<string>", 0, 0))
-    try:
-        via_tree = _Transformer().transform(tree)
-    finally:
-        _STATE.reset(token)
+    via_tree = from_tree(tree, text)
     inline = parse(text)
     assert via_tree == inline
     assert [a.span for a in via_tree.turns[0].actions] == [a.span for a in inline.turns[0].actions]

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 import wnotation
-from notation_helpers import HEADER
+from helpers import HEADER
 from wnotation.diagnostics import check_record
 from wnotation.notation import from_json, parse, to_json, write
 from wnotation.record import Record

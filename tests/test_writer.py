@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notation_helpers import HEADER
+from helpers import HEADER
 from wnotation.notation import format_action, format_purchase, parse, write, write_games
 from wnotation.record import Action, Annotation, Pick, Purchase, Record, Seat, Tag, Turn
 

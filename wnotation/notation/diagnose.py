@@ -14,8 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .. import vocabulary as _vocabulary
 from . import lexical
-from .errors import NotationError, NotationSyntaxError
-from .reader import at_offset
+from .errors import NotationError, NotationSyntaxError, at_offset
 
 _WS = re.compile(r"[ \t]*")
 _SP = re.compile(r"[ \t]+")

@@ -105,3 +105,32 @@ class StructureError(NotationError):
     """A well-formed line in the wrong place or with the wrong count (turn order, actions per turn, …)."""
 
     rule = "structure"
+
+
+def at_offset(
+    cls: type[NotationError],
+    message: str,
+    text: str,
+    pos: int,
+    source: str,
+    line0: int = 0,
+    off0: int = 0,
+    **kw: Any,
+) -> NotationError:
+    """An error of class ``cls`` at character ``pos`` of ``text`` (a game starting ``line0`` lines and ``off0``
+    characters into its file): line, column and the source line are counted here, only when an error is made."""
+    pos = max(0, min(pos, len(text)))
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    if end < 0:
+        end = len(text)
+    line = text.count("\n", 0, pos) + 1 + line0
+    return cls(
+        message,
+        source=source,
+        line=line,
+        column=pos - start + 1,
+        offset=pos + off0,
+        source_line=text[start:end],
+        **kw,
+    )

@@ -1,4 +1,4 @@
-"""Shared texts and Record strategies for the notation tests (reader, writer, properties)."""
+"""Shared texts and Record strategies for the tests (one HEADER for every test that needs a plain game)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,541 @@
+"""Where every Record is assembled and every check the notation owns is made, for both routes.
+
+The routes only lex: Lark's (:mod:`.lark_route`) and the fast one (:mod:`.fast_route`) cut the text into tags,
+pieces of actions, clauses and result lines, and hand them here with their offsets in the game's text. This module
+matches names against the catalogue (with suggestions), checks the header, the roster, turn order, actions per
+turn and seat prefixes, and builds the frozen Record models. Legality is the engine's, not checked here.
+Positions: ``at`` is an offset in the game's text (errors count line and column from it only when made), spans
+add the game's place in its file (``line0``, ``off0``).
+"""
+
+from __future__ import annotations
+
+import difflib
+from functools import cache
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from ... import catalog as _catalog
+from ...record import (
+    EDITION,
+    FORMAT_VERSION,
+    GLYPHS,
+    NO_ANNOTATION,
+    UNKNOWN,
+    Action,
+    Annotation,
+    Pick,
+    Purchase,
+    Record,
+    Seat,
+    SeatResult,
+    Span,
+    Turn,
+)
+from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, RESULT_FIELDS, seat_key, turn_label
+from .. import lexical
+from ..errors import NotationError, NotationSyntaxError, RosterError, StructureError, UnknownNameError, at_offset
+
+_M = TypeVar("_M")
+
+#: The most digits a stated result may have (a value Python and JSON readers hold exactly).
+MAX_DIGITS = 18
+
+_new = object.__new__
+# The slot setters of pydantic models, called directly: what ``model_construct`` sets, without its per-field work.
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+# One fields-set per class, shared by the models made here: they are frozen, so nothing adds to it, and pydantic's
+# ``model_copy`` copies it before updating.
+_FIELDS: dict[type, set[str]] = {}
+
+
+def make(cls: type[_M], fields: dict[str, Any]) -> _M:
+    """A Record model from ``fields`` (every field, in order) without validation, many times faster than
+    ``model_construct``. The values have been checked here; tests compare the results with validated models
+    (equality, hashing, JSON)."""
+    obj = _new(cls)
+    _set_dict(obj, fields)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = set(cls.model_fields)  # type: ignore[attr-defined]
+    _set_fields(obj, names)
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
+
+
+_SPAN_FIELDS = set(Span.model_fields)
+_ACTION_FIELDS = set(Action.model_fields)
+
+
+def _span(line: int, column: int, offset: int) -> Span:
+    span = _new(Span)
+    _set_dict(span, {"line": line, "column": column, "offset": offset})
+    _set_fields(span, _SPAN_FIELDS)
+    _set_extra(span, None)
+    _set_private(span, None)
+    return span
+
+
+def annotation(before: Sequence[str], after: Sequence[str], glyph: str | None,
+               tags: Sequence[tuple[str, str]]) -> Annotation:
+    if not (before or after or tags):
+        return NO_ANNOTATION if glyph is None else GLYPH_ANNOTATIONS[glyph]
+    return make(Annotation, {"before": tuple(before), "after": tuple(after), "glyph": glyph, "tags": tuple(tags)})
+
+
+GLYPH_ANNOTATIONS = {glyph: make(Annotation, {"before": (), "after": (), "glyph": glyph, "tags": ()})
+                     for glyph in GLYPHS}
+
+
+def add_note(raw: str, comments: list[str], tags: list[tuple[str, str]]) -> None:
+    """A ``{comment}`` or ``[%key value]`` as written, added to ``comments`` or ``tags``."""
+    if raw[0] == "{":
+        comments.append(lexical.comment_text(raw))
+    else:
+        tags.append(lexical.atag_pair(raw))
+
+
+# --- names -------------------------------------------------------------------------------------------------------
+
+# Words a player may write for the kind of an action, by the notation's way to write that kind ("" builds).
+VERB_WORDS = {
+    "sell": ("sell", "sells", "sold", "sale", "discard", "discards", "discarded", "burn", "burns", "burned", "burnt",
+             "trash"),
+    "stage": ("stage", "stages", "staged", "wonder", "bury", "buries", "buried"),
+    "": ("build", "builds", "built", "play", "plays", "played"),
+}
+_VERB_OF_WORD = {word: verb for verb, words in VERB_WORDS.items() for word in words}
+_USE_OF_VERB = {"sell": "sell a card", "stage": "build a Wonder stage with a card", "": "build a card"}
+
+
+def _verb_meant(text: str) -> tuple[str, str] | None:
+    """``(fix, what it does)`` when an unknown card name is a verb word and a card name (either order):
+    ``discard Marketplace`` → ``sell Marketplace``, never a fix that plays the card another way. The card part
+    may itself be misspelt (its nearest name is used). ``None`` otherwise."""
+    words = text.split()
+    if len(words) < 2:
+        return None
+    cat = _catalog.load()
+    for verb_word, rest in ((words[0], words[1:]), (words[-1], words[:-1])):
+        verb = _VERB_OF_WORD.get(verb_word.casefold())
+        if verb is None:
+            continue
+        try:
+            card = cat.card_name(" ".join(rest))
+        except _catalog.CatalogError as exc:
+            if exc.suggestion is None:
+                continue
+            card = exc.suggestion
+        return (f"{verb} {card}" if verb else card), _USE_OF_VERB[verb]
+    return None
+
+
+@cache
+def _card_names() -> dict[str, str]:
+    """Spelling → printed card name, filled as names are met (the catalogue's matching is the reference)."""
+    return {card.name: card.name for card in _catalog.load().cards}
+
+
+# --- per-game state ----------------------------------------------------------------------------------------------
+
+
+class Game:
+    """What is known while one game is read: where it is, the header, the roster, what came so far."""
+
+    def __init__(self, text: str, source: str, line0: int, off0: int) -> None:
+        self.text = text
+        self.source = source
+        self.line0 = line0  # lines before the game in its file
+        self.off0 = off0  # characters before the game in its file
+        self.header: dict[str, Any] = {}
+        self.seats: tuple[Seat, ...] = ()
+        self.seat_keys: dict[str, int] = {}
+        self.turns: list[Turn] = []
+        self.last_label: tuple[int, int] | None = None
+        self.results: list[SeatResult] = []
+        self.result_seats: set[int] = set()
+        self.pending: list[str] = []  # notes of comment lines, as written, waiting for the next turn
+        self.game_line = False
+        self.game_annotation = NO_ANNOTATION
+
+    def error(self, cls: type[NotationError], message: str, at: int, **kw: Any) -> NotationError:
+        """An error of class ``cls`` at offset ``at`` of the game's text."""
+        return at_offset(cls, message, self.text, at, self.source, self.line0, self.off0, **kw)
+
+    def span(self, line: int, column: int, at: int) -> Span:
+        """The span of what starts at ``at`` (on the game's 1-based ``line``, at ``column``)."""
+        return _span(line + self.line0, column, at + self.off0)
+
+    def card(self, text: str, at: int, *, played: bool = False) -> str:
+        """The printed name of the card ``text`` written at ``at``; ``played`` for the card of an action, whose
+        unknown name may hold the verb the writer meant (``discard Marketplace``: a sale)."""
+        if text == UNKNOWN:
+            return UNKNOWN
+        found = _card_names().get(text)
+        if found is not None:
+            return found
+        try:
+            printed = _catalog.load().card_name(text)
+        except _catalog.CatalogError as exc:
+            word = text.strip().casefold()
+            if word in ("sell", "stage", "discard", "pick"):
+                hint = " (', discard X' is the turn-6 clause; to sell a card write 'sell X')" if word == "discard" else ""
+                raise self.error(NotationSyntaxError, f"expected a card name or '?' after '{word}'{hint}",
+                                 at + len(text), rule="syntax", expected=("a card name", "'?'")) from None
+            meant = _verb_meant(text) if played else None
+            if meant is not None:
+                fix, use = meant
+                raise self.error(UnknownNameError, f"unknown card {text!r}: to {use} write '{fix}'", at,
+                                 rule="unknown-card", suggestion=fix) from None
+            verb = _VERB_OF_WORD.get(word) if played else None
+            if verb:
+                raise self.error(UnknownNameError, f"unknown card {text!r}: to {_USE_OF_VERB[verb]} write '{verb}' "
+                                 f"and the card ('{verb} ?' for an unseen one)", at, rule="unknown-card") from None
+            raise self.error(UnknownNameError, str(exc), at, rule="unknown-card", suggestion=exc.suggestion) from None
+        _card_names()[text] = printed
+        return printed
+
+    def seat(self, text: str, at: int) -> int:
+        """The seat number (1-based) that ``text`` (a name or ``#N``, written at ``at``) refers to."""
+        if text.startswith("#"):
+            number = int(text[1:])
+            if number > len(self.seats):
+                raise self.error(RosterError, f"seat {text}: this game has seats #1 to #{len(self.seats)}", at,
+                                 rule="unknown-seat")
+            return number
+        found = self.seat_keys.get(seat_key(text))
+        if found is None:
+            names = [s.name for s in self.seats]
+            close = difflib.get_close_matches(text, names, n=1, cutoff=0.5)
+            suggestion = close[0] if close else None
+            hint = f"; did you mean {suggestion}?" if suggestion else f" (seats: {', '.join(names)})"
+            raise self.error(UnknownNameError, f"unknown seat {text!r}{hint}", at, rule="unknown-seat",
+                             suggestion=suggestion)
+        return found
+
+
+# --- actions -----------------------------------------------------------------------------------------------------
+
+
+class PickDraft:
+    """A pick clause being read: the picked card (``None`` declines) and its annotations."""
+
+    __slots__ = ("card", "glyph", "before", "after", "tags", "at", "line", "column")
+
+    def __init__(self, at: int, line: int, column: int) -> None:
+        self.at, self.line, self.column = at, line, column
+        self.card: str | None = None
+        self.glyph: str | None = None
+        self.before: list[str] = []
+        self.after: list[str] = []
+        self.tags: list[tuple[str, str]] = []
+
+
+class Draft:
+    """One action being read. Positions (``at``, ``seat_at``, ``line``, ``column``) are where its text was cut from;
+    the fast route keeps drafts of a piece's text, positions relative to the piece, and adds where it stands.
+    Its annotation lists are empty tuples until :meth:`annotate` (the fast route keeps many drafts, none annotated).
+    """
+
+    __slots__ = ("seat", "seat_at", "use", "card", "purchase", "discard", "pick", "glyph", "before", "after", "tags",
+                 "at", "line", "column")
+
+    def __init__(self, at: int, line: int, column: int) -> None:
+        self.at, self.line, self.column = at, line, column
+        self.seat: str | None = None
+        self.seat_at = 0
+        self.use = "build"
+        self.card = UNKNOWN
+        self.purchase: Purchase | None = None
+        self.discard: str | None = None
+        self.pick: PickDraft | None = None
+        self.glyph: str | None = None
+        self.before: list[str] | tuple[()] = ()
+        self.after: list[str] | tuple[()] = ()
+        self.tags: list[tuple[str, str]] | tuple[()] = ()
+
+    def annotate(self) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+        """The lists the action's comments before and after it and its tags go to, made on first use."""
+        if not isinstance(self.before, list):
+            self.before, self.after, self.tags = [], [], []
+        return self.before, self.after, self.tags  # type: ignore[return-value]
+
+
+def piece(g: Game, m: Any, at: int, line: int, column: int) -> tuple[Draft, PickDraft | None]:
+    """The action of a ``lexical.PIECE_RE`` match ``m`` over text that starts at offset ``at`` (``column`` on
+    ``line``), and its pick when its last clause is one (annotations may follow it)."""
+    seat, verb, name = m.group("seat", "verb", "name")
+    first = m.start("seat") if seat else (m.start("verb") if verb else m.start("name" if name else "unknown"))
+    a = Draft(at + first, line, column + first)
+    if seat:
+        a.seat, a.seat_at = seat, at + m.start("seat")
+    if verb:
+        a.use = lexical.keyword(verb)
+    if name:
+        a.card = g.card(name, at + m.start("name"), played=True)
+        bought, a.glyph = m.group("purchase", "glyph")
+    else:
+        bought = m.group("upurchase")
+        a.glyph = m.group("uglyph") or m.group("uglyph2")
+    if bought:
+        a.purchase = purchase(bought)
+    clauses_text = m.group("clauses")
+    rel = m.start("clauses")
+    pick = clauses(g, a, clauses_text, at + rel, line, column + rel) if clauses_text else None
+    return a, pick
+
+
+def purchase(text: str) -> Purchase:
+    """The purchase written ``text`` (a ``lexical.PURCHASE``): units sorted per side, counts expanded."""
+    sides: dict[str, list[str]] = {"left": [], "right": []}
+    for gm in lexical.GROUP_RE.finditer(text):
+        units = sides[lexical.SIDE_OF[lexical.keyword(gm.group("side"))]]
+        for um in lexical.UNIT_RE.finditer(gm.group("units")):
+            count = um.group("count")
+            units.extend([lexical.keyword(um.group("resource"))] * (int(count) if count else 1))
+    return make(Purchase, {"left": tuple(sorted(sides["left"])), "right": tuple(sorted(sides["right"]))})
+
+
+def clauses(g: Game, a: Draft, text: str, at: int, line: int, column: int) -> PickDraft | None:
+    """Apply the ``, discard X`` / ``, pick Y`` clauses ``text`` (written at ``at``) to ``a``; return the pick
+    if the last clause is one."""
+    last_pick = None
+    for cm in lexical.CLAUSE_RE.finditer(text):
+        discard = cm.group("discard")
+        if discard is not None:
+            where = at + cm.start("discard")
+            if a.discard is not None:
+                raise g.error(StructureError, "a second discard clause: an action discards one card", where,
+                              rule="clause")
+            a.discard = g.card(discard, where)
+            last_pick = None
+        else:
+            rel = cm.start("pick")
+            pick = new_pick(g, a, at + rel, line, column + rel)
+            picked(g, pick, cm.group("pick"), at + rel)
+            last_pick = pick
+    return last_pick
+
+
+def new_pick(g: Game, a: Draft, at: int, line: int, column: int) -> PickDraft:
+    if a.pick is not None:
+        raise g.error(StructureError, "a second pick clause: a stage gives one pick", at, rule="clause")
+    a.pick = PickDraft(at, line, column)
+    return a.pick
+
+
+def picked(g: Game, pick: PickDraft, text: str, at: int) -> None:
+    """The picked card ``text`` (a ``lexical.PICKED``, written at ``at``) of ``pick``."""
+    m = lexical.PICKED_RE.fullmatch(text)
+    assert m is not None, text
+    if m.group("name"):
+        pick.card = g.card(m.group("name"), at + m.start("name"))
+        pick.glyph = m.group("glyph")
+    elif m.group("unknown"):
+        pick.card = UNKNOWN
+        pick.glyph = m.group("uglyph")
+    else:
+        pick.glyph = m.group("nglyph")
+
+
+# --- turns -------------------------------------------------------------------------------------------------------
+
+
+def begin_turn(g: Game, label: str, at: int) -> tuple[int, int]:
+    """``(age, number)`` of the turn labelled ``label`` (written at ``at``), after checking that it may come now:
+    before the results, and next in game order."""
+    age = AGE_OF_NUMERAL.get(label[:-2]) or lexical.age_of_label(label)  # the writer's I, II, III first
+    number = ord(label[-1]) - 48
+    if g.results:
+        raise g.error(StructureError, f"turn {label} after the results: results come last", at, rule="turn-order")
+    last = g.last_label
+    if last is None:
+        allowed = [(1, 1)]
+    elif last[1] == 6:
+        allowed = [(last[0], EXTRA_TURN)] + ([(last[0] + 1, 1)] if last[0] < 3 else [])
+    elif last[1] == EXTRA_TURN:
+        allowed = [(last[0] + 1, 1)] if last[0] < 3 else []
+    else:
+        allowed = [(last[0], last[1] + 1)]
+    if (age, number) not in allowed:
+        names = [turn_label(a, n) for a, n in allowed]
+        if not names:
+            message = f"turn {label} after III.{last[1] if last else 6}: the game is over"
+        else:
+            after = f" after {turn_label(*last)}" if last else " first"
+            message = f"turn {label}{after}: expected {' or '.join(names)}"
+        raise g.error(StructureError, message, at, rule="turn-order", expected=tuple(names))
+    g.last_label = (age, number)
+    return age, number
+
+
+def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, number: int, drafts: list[Draft],
+             end: int, tail: tuple[list[str], str | None, list[tuple[str, str]]] | None = None,
+             starts: list[int] | None = None) -> None:
+    """Check the actions of a turn and add it: one per seat in seat order, or in the extra turn seat-prefixed
+    actions in seat order. ``end`` is where its last action ends; ``tail`` the ``//`` part (comments, glyph,
+    tags). Drafts hold their own positions, or with ``starts`` positions relative to the piece starting there
+    (all on ``line``, which starts at ``at - column + 1``)."""
+    n = len(g.seats)
+    extra = number == EXTRA_TURN
+    if not extra and len(drafts) != n:
+        if len(drafts) > n:
+            d = drafts[n]
+            raise g.error(StructureError, f"turn {label} has more actions than seats: this game has {n} seats",
+                          d.at + (starts[n] if starts else 0), rule="action-count")
+        raise g.error(StructureError, f"turn {label} has {len(drafts)} actions: each of the {n} seats acts in every "
+                      "turn (write sell ? or stage ? for a hidden card)", end, rule="action-count")
+    line0, off0 = g.line0, g.off0
+    line_at = at - column  # the offset before the line's first character, where the fast route's columns count
+    built = []
+    previous = 0
+    for i, d in enumerate(drafts):
+        base = starts[i] if starts else 0
+        seat_s = d.seat
+        if seat_s is not None:
+            seat = g.seat(seat_s, d.seat_at + base)
+            if extra:
+                if seat <= previous:
+                    raise g.error(StructureError, f"the extra turn lists seats once each, in seat order ({seat_s} "
+                                  "comes too late)", d.seat_at + base, rule="seat-order")
+                previous = seat
+            elif seat != i + 1:
+                raise g.error(StructureError, f"this is action {i + 1} of the turn, which is seat {i + 1}'s "
+                              f"({g.seats[i].name}), not {seat_s!r}'s", d.seat_at + base, rule="seat-order")
+        elif extra:
+            raise g.error(StructureError, f"in the extra turn {label} each action names its seat: 'Name: action'",
+                          d.at + base, rule="seat-prefix")
+        else:
+            seat = i + 1
+        p = d.pick
+        if starts:
+            act_line, act_col = line + line0, base - line_at + d.column
+        else:
+            act_line, act_col = d.line + line0, d.column
+        pick = None
+        if p is not None:
+            pick = make(Pick, {"card": p.card, "annotation": annotation(p.before, p.after, p.glyph, p.tags),
+                               "span": _span(act_line if starts else p.line + line0,
+                                             base - line_at + p.column if starts else p.column,
+                                             p.at + base + off0)})
+        if d.before or d.after or d.tags:
+            note = annotation(d.before, d.after, d.glyph, d.tags)
+        else:
+            note = NO_ANNOTATION if d.glyph is None else GLYPH_ANNOTATIONS[d.glyph]
+        span = _new(Span)  # as _span makes it: a turn has up to 7 of these, a game some 130
+        _set_dict(span, {"line": act_line, "column": act_col, "offset": d.at + base + off0})
+        _set_fields(span, _SPAN_FIELDS)
+        _set_extra(span, None)
+        _set_private(span, None)
+        action = _new(Action)
+        _set_dict(action, {
+            "seat": seat,
+            "use": d.use,
+            "card": d.card,
+            "purchase": d.purchase,
+            "discard": d.discard,
+            "pick": pick,
+            "annotation": note,
+            "span": span,
+        })
+        _set_fields(action, _ACTION_FIELDS)
+        _set_extra(action, None)
+        _set_private(action, None)
+        built.append(action)
+    before: list[str] = []
+    tags: list[tuple[str, str]] = []
+    for raw in g.pending:
+        add_note(raw, before, tags)
+    g.pending = []
+    after: list[str] = []
+    glyph = None
+    if tail is not None:
+        after, glyph, tail_tags = tail
+        tags.extend(tail_tags)
+    g.turns.append(make(Turn, {"age": age, "number": number, "actions": tuple(built),
+                               "annotation": annotation(before, after, glyph, tags),
+                               "span": _span(line + line0, column, at + off0)}))
+
+
+# --- the game line and results -----------------------------------------------------------------------------------
+
+
+def game_line(g: Game, at: int, glyph: str | None, notes: list[str]) -> None:
+    """The ``game`` line (written at ``at``): the game's glyph, tags and opening comments."""
+    if g.game_line:
+        raise g.error(StructureError, "a second 'game' line: a game has one", at, rule="game-line")
+    if g.turns or g.results:
+        raise g.error(StructureError, "the 'game' line comes before the first turn", at, rule="game-line")
+    g.game_line = True
+    before: list[str] = []
+    tags: list[tuple[str, str]] = []
+    for raw in notes:
+        add_note(raw, before, tags)
+    g.game_annotation = annotation(before, [], glyph, tags)
+
+
+def result(g: Game, text: str, at: int, kw_line: int, kw_column: int, kw_at: int) -> None:
+    """A result line: ``text`` (a ``RESULTS`` token, written at ``at``) after the keyword written at ``kw_at``."""
+    m = lexical.RESULTS_RE.fullmatch(text)
+    assert m is not None, text
+    seat = add_result_seat(g, m.group("seat"), at)
+    fields: dict[str, int] = {}
+    pairs_at = m.start("pairs")
+    for pm in lexical.PAIR_RE.finditer(m.group("pairs"), 0):
+        category = lexical.keyword(pm.group("category"))
+        where = at + pairs_at + pm.start("category")
+        if category in fields:
+            raise g.error(StructureError, f"{category} is stated twice for this seat", where, rule="result")
+        if len(pm.group("value").lstrip("-")) > MAX_DIGITS:
+            raise g.error(StructureError, f"the {category} value is too large", where, rule="result")
+        fields[category] = int(pm.group("value"))
+    add_result(g, seat, tuple(fields.get(f) for f in RESULT_FIELDS), kw_line, kw_column, kw_at)
+
+
+def add_result_seat(g: Game, text: str, at: int) -> int:
+    """The seat of a result line, named ``text`` at ``at``; each seat has at most one result line."""
+    seat = g.seat(text, at)
+    if seat in g.result_seats:
+        raise g.error(StructureError, f"a second result line for seat {seat} ({g.seats[seat - 1].name})", at,
+                      rule="result")
+    g.result_seats.add(seat)
+    return seat
+
+
+def add_result(g: Game, seat: int, values: tuple[int | None, ...], line: int, column: int, at: int) -> None:
+    """The result of ``seat``: ``values`` in ``RESULT_FIELDS`` order (``None`` when not stated), the line's
+    keyword at ``at``."""
+    fields: dict[str, Any] = {"seat": seat}
+    fields.update(zip(RESULT_FIELDS, values))
+    fields["span"] = _span(line + g.line0, column, at + g.off0)
+    g.results.append(make(SeatResult, fields))
+
+
+def finish(g: Game) -> Record:
+    """The Record of a game whose header and body lines have all been read."""
+    after: list[str] = []
+    ga = g.game_annotation
+    tags = list(ga.tags)
+    for raw in g.pending:
+        add_note(raw, after, tags)
+    h = g.header
+    return make(Record, {
+        "format": FORMAT_VERSION,
+        "edition": EDITION,
+        "date": h["date"],
+        "seats": g.seats,
+        "tags": tuple(h["tags"]),
+        "guilds": h["guilds"],
+        "seed": h["seed"],
+        "deals": tuple(sorted(h["deals"].values(), key=lambda d: d.age)),
+        "turns": tuple(g.turns),
+        "results": tuple(g.results),
+        "annotation": annotation(list(ga.before), after, ga.glyph, tags),
+        "span": h["span"],
+    })

@@ -1,0 +1,156 @@
+"""The fast route: plain games (tags, turn lines ``LABEL RUN``, result lines; no annotation) lexed by one regex
+per line, built from the Lark parser's own terminal patterns.
+
+Each token sits in an atomic group, which matches as ``re.match`` does at that position, so every token is cut
+where Lark's contextual lexer cuts it (blanks are skipped as ``%ignore`` skips them). This module only lexes: it
+hands tags, pieces and result lines to :mod:`.build` and :mod:`.header`, as the Lark route does. On any other
+line (comments, tags, ``game``, ``//``), on any error and at any doubt it declines (``None``), and the game is
+read by Lark, the reference, which also reports the error: errors and their positions are Lark's by construction.
+Decoded pieces are kept by their text (without a seat prefix, which depends on the game's roster).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...record import Record
+from ...vocabulary import RESULT_FIELDS
+from .. import lexical
+from ..errors import NotationError
+from . import build
+from .build import MAX_DIGITS, Draft, Game
+from .header import TagEntry
+
+
+class _Regexes:
+    """The fast route's regexes, made once from the parser's terminals."""
+
+    def __init__(self, parser: Any) -> None:
+        def term(name: str) -> str:
+            pattern: str = parser.get_terminal(name).pattern.to_regexp()
+            return pattern
+
+        string = term("STRING")
+        nl = r"[ \t]*(?:\n[ \t]*)+"
+        self.tag = re.compile(
+            rf"\[[ \t]*(?>({term('TAG_NAME')}))[ \t]*((?>{string})(?:[ \t\n]*(?>{string}))*)[ \t]*\]{nl}"
+        )
+        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({term('RUN')})){nl}")
+        self.result = re.compile(rf"(?>({term('RESULT')}))[ \t]*(?>({term('RESULTS')})){nl}")
+        # The writer's result line: every field, in RESULT_FIELDS order, one blank apart, values short enough.
+        # Whatever it matches, ``result`` matches too, with the same seat and pairs (``RESULTS`` is greedy and
+        # a seat reference ends before the blanks and ``:``), so it decodes as ``build.result`` would.
+        pairs = "".join(rf" {field} (-?[0-9]{{1,{MAX_DIGITS}}})" for field in RESULT_FIELDS)
+        self.canonical_result = re.compile(rf"result[ \t]*({lexical.SEAT_REF})[ \t]*:{pairs}{nl}")
+        self.blanks = re.compile(r"[ \t]*")
+
+
+_instance: list[_Regexes] = []
+
+
+def _regexes() -> _Regexes:
+    if not _instance:
+        from .lark_route import parser
+
+        _instance.append(_Regexes(parser()))
+    return _instance[0]
+
+
+class Decline(Exception):
+    """The fast route does not read this game; Lark does."""
+
+
+def lex_header(text: str) -> tuple[list[TagEntry], int, int]:
+    """The tags of a game's text as entries, the offset where the body starts and the number of line ends before
+    it. Raises :class:`Decline` unless the header is plain tags starting with ``[Format``."""
+    r = _regexes()
+    tag_match = r.tag.match
+    pos = r.blanks.match(text).end()  # type: ignore[union-attr]
+    line = 1
+    line_start = 0
+    entries: list[TagEntry] = []
+    while True:
+        m = tag_match(text, pos)
+        if m is None:
+            break
+        at = m.start()
+        entries.append((m.group(1), m.start(1), at, line, at - line_start + 1, m.group(2), m.start(2)))
+        pos = m.end()
+        line += text.count("\n", at, pos)
+        line_start = text.rfind("\n", 0, pos) + 1
+    if not entries or entries[0][0] != "Format" or text.startswith('"', pos) or (
+        text.startswith("[", pos) and not text.startswith("[%", pos)
+    ):  # a tag Lark reads differently, or a broken one: Lark tells
+        raise Decline
+    return entries, pos, line
+
+
+#: Decoded pieces (an action's text between bars, blanks included) without a seat prefix, by their text: the
+#: same few hundred occur again and again. Their positions are relative to the piece.
+PIECES: dict[str, Draft] = {}
+_PIECES_MAX = 1 << 14
+
+
+def read_body(g: Game, pos: int, line: int) -> Record | None:
+    """The game of ``g``, whose tags are read (:func:`lex_header`, ``header.read_header``), read by the fast
+    route from its body at ``pos`` (after ``line`` line ends) on; ``None`` when Lark must read it."""
+    r = _regexes()
+    try:
+        text = g.text
+        end = len(text)
+        turn_match = r.turn.match
+        result_match = r.result.match
+        canonical_result = r.canonical_result.match
+        while pos < end:
+            c = text[pos]
+            line_start = text.rfind("\n", 0, pos) + 1
+            if c == "I":
+                m = turn_match(text, pos)
+                if m is None:
+                    return None
+                _turn(g, m, line, line_start)
+            elif c == "r" or c == "R":
+                column = pos - line_start + 1
+                m = canonical_result(text, pos)
+                if m is not None:
+                    seat = build.add_result_seat(g, m.group(1), m.start(1))
+                    build.add_result(g, seat, tuple(map(int, m.groups()[1:])), line, column, pos)
+                else:
+                    m = result_match(text, pos)
+                    if m is None:
+                        return None
+                    build.result(g, m.group(2), m.start(2), line, column, pos)
+            else:
+                return None
+            new = m.end()
+            line += text.count("\n", pos, new)
+            pos = new
+        return build.finish(g)
+    except (Decline, NotationError):
+        return None
+
+
+def _turn(g: Game, m: Any, line: int, line_start: int) -> None:
+    """One plain turn line: label ``m[1]`` and run of actions ``m[2]``, on ``line``, which starts at
+    ``line_start``."""
+    label = m.group(1)
+    at = m.start(1)
+    age, number = build.begin_turn(g, label, at)
+    cache = PIECES
+    drafts = []
+    starts = []
+    off = m.start(2)
+    for piece in m.group(2).split("|"):
+        draft = cache.get(piece)
+        if draft is None:
+            pm = (lexical.PIECE_RE if ":" in piece else lexical.PIECE_NO_SEAT_RE).fullmatch(piece)
+            if pm is None:
+                raise Decline
+            draft, _ = build.piece(g, pm, 0, 0, 0)
+            if draft.seat is None and len(cache) < _PIECES_MAX:
+                cache[piece] = draft
+        drafts.append(draft)
+        starts.append(off)
+        off += len(piece) + 1
+    build.end_turn(g, label, at, line, at - line_start + 1, age, number, drafts, m.end(2), None, starts)

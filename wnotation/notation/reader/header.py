@@ -1,0 +1,323 @@
+"""The header part of the build: tag sections checked and decoded into the Record's header fields.
+
+Both routes lex a tag section into :data:`TagEntry` tuples (the tag's name and values as written, with offsets);
+every check of tags, the roster, guilds, seed and deals is made here, once. Decoded rosters and guild lists are
+kept by their text (valid ones only), since the same ones come again from game to game; what depends on the game
+(duplicates, counts) is checked each time. :class:`Header` is what ``read_headers`` gives for a game.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ... import catalog as _catalog
+from ...deck import SHUFFLE_ALGORITHM
+from ...record import EDITION, FORMAT_VERSION, UNKNOWN, Deal, Seat, Seed, Span, Tag
+from ...vocabulary import seat_key
+from .. import lexical
+from ..errors import RosterError, TagError, UnknownNameError
+from .build import Game, make
+
+__all__ = ["Header", "RESERVED_TAGS", "TagEntry", "read_header", "header_of"]
+
+RESERVED_TAGS = ("Format", "Edition", "Date", "Guilds", "Seed", "DealI", "DealII", "DealIII", "Expansions") + tuple(
+    f"Seat{i}" for i in range(1, 8)
+)
+_RESERVED_FOLDED = {name.casefold(): name for name in RESERVED_TAGS}
+_DEAL_AGE = {"DealI": 1, "DealII": 2, "DealIII": 3}
+_HAND = 7
+_SIDES = {"day": "day", "night": "night", "a": "day", "b": "night"}
+_STRING_RE = re.compile(lexical.TERMINALS["STRING"])
+
+#: One tag as a route lexed it: ``(name, name_at, at, line, column, values, values_at)``: its name and where it is
+#: written, where its ``[`` is (offset, 1-based line and column in the game's text), and its strings as written
+#: (quotes, escapes and the blanks or line ends between them) with the offset of the first one.
+TagEntry = tuple[str, int, int, int, int, str, int]
+
+# Decoded [SeatN] values and [Guilds] lists by their text (valid ones only).
+_SEAT_VALUES: dict[str, tuple[str, str, str, str]] = {}
+_GUILD_VALUES: dict[str, tuple[str, ...]] = {}
+_VALUES_MAX = 1 << 12
+
+
+def _strings(raw: str, at: int) -> list[tuple[str, int]]:
+    """The strings of a tag's values, each with its offset."""
+    if raw.count('"') == 2:
+        return [(raw, at)]
+    return [(m.group(), at + m.start()) for m in _STRING_RE.finditer(raw)]
+
+
+def _one_value(g: Game, entry: TagEntry) -> tuple[str, int]:
+    name, _, _, _, _, raw, raw_at = entry
+    strings = _strings(raw, raw_at)
+    if len(strings) != 1:
+        raise g.error(TagError, f"[{name}] holds one value, not {len(strings)}", strings[1][1], rule="tag-value")
+    return strings[0]
+
+
+def read_header(g: Game, entries: list[TagEntry]) -> None:
+    """Check and decode a game's tags (in file order) into ``g.header`` and ``g.seats``; raise
+    :class:`~wnotation.notation.NotationError` at the first problem."""
+    seen: set[str] = set()
+    free: list[Tag] = []
+    seat_tags: dict[int, TagEntry] = {}
+    values: dict[str, TagEntry] = {}
+    first = entries[0]
+    if first[0] != "Format":
+        raise g.error(TagError, f"a game starts with [Format \"{FORMAT_VERSION}\"], not [{first[0]}]", first[1],
+                      rule="format")
+    for entry in entries:
+        name, name_at, at, line, column, raw, raw_at = entry
+        canonical = _RESERVED_FOLDED.get(name.casefold())
+        if canonical is not None and canonical != name:
+            raise g.error(TagError, f"tag names are case-sensitive: write [{canonical}], not [{name}]", name_at,
+                          rule="tag-name", suggestion=canonical)
+        if canonical is None:
+            folded = name.casefold()
+            if folded.startswith("seat") or folded.startswith("deal"):
+                kind = "Seat1 … Seat7" if folded.startswith("seat") else "DealI, DealII, DealIII"
+                raise g.error(TagError, f"[{name}] is reserved and not defined: the defined tags are {kind}",
+                              name_at, rule="reserved-tag")
+            value, _ = _one_value(g, entry)
+            free.append(make(Tag, {"name": name, "value": lexical.string_value(value), "span": g.span(line, column, at)}))
+            continue
+        if name in seen:
+            raise g.error(TagError, f"[{name}] appears twice in this game", name_at, rule="duplicate-tag")
+        seen.add(name)
+        if name == "Expansions":
+            raise g.error(TagError, "7WN 1 records the base game: [Expansions] is reserved for later versions",
+                          name_at, rule="reserved-tag")
+        if name.startswith("Seat"):
+            if raw not in _SEAT_VALUES and len(_strings(raw, raw_at)) != 3:
+                raise g.error(TagError, f"[{name}] holds three values: \"name\" \"Wonder\" \"side\"", name_at,
+                              rule="tag-value")
+            seat_tags[int(name[4:])] = entry
+        elif name.startswith("Deal"):
+            values[name] = entry
+        else:
+            _one_value(g, entry)
+            values[name] = entry
+
+    _check_format(g, values, first)
+    g.header["tags"] = free
+    g.header["span"] = g.span(first[3], first[4], first[2])
+    g.header["date"] = _read_date(g, values, first)
+    _read_seats(g, seat_tags, first)
+    g.header["guilds"] = _read_guilds(g, values.get("Guilds"))
+    g.header["seed"] = _read_seed(g, values.get("Seed"))
+    g.header["deals"] = {
+        _DEAL_AGE[name]: _read_deal(g, _DEAL_AGE[name], entry) for name, entry in values.items() if name in _DEAL_AGE
+    }
+
+
+def _check_format(g: Game, values: dict[str, TagEntry], first: TagEntry) -> None:
+    raw, at = values["Format"][5:]
+    value = lexical.string_value(raw)
+    if value != FORMAT_VERSION:
+        hint = "a newer version than this reader knows" if value.startswith("7WN ") else "not a 7WN format"
+        raise g.error(TagError, f"[Format \"{value}\"]: {hint}; this reader reads \"{FORMAT_VERSION}\"", at + 1,
+                      rule="format")
+    edition = values.get("Edition")
+    if edition is None:
+        raise g.error(TagError, f"missing [Edition \"{EDITION}\"] tag", first[1], rule="missing-tag",
+                      expected=("[Edition]",))
+    value = lexical.string_value(edition[5])
+    if value != EDITION:
+        raise g.error(TagError, f"edition {value!r}: 7WN 1 records the 2nd edition (\"{EDITION}\")", edition[6] + 1,
+                      rule="edition")
+
+
+def _read_date(g: Game, values: dict[str, TagEntry], first: TagEntry) -> str | None:
+    tag = values.get("Date")
+    if tag is None:
+        raise g.error(TagError, "missing [Date] tag (write [Date \"????.??.??\"] when unknown)", first[1],
+                      rule="missing-tag", expected=("[Date]",))
+    value = lexical.string_value(tag[5])
+    if not lexical.DATE_RE.fullmatch(value):
+        raise g.error(TagError, f"date {value!r}: expected YYYY.MM.DD, with ? for unknown digits", tag[6] + 1,
+                      rule="date")
+    return None if value == lexical.UNKNOWN_DATE else value
+
+
+def _read_seats(g: Game, seat_tags: dict[int, TagEntry], first: TagEntry) -> None:
+    if not seat_tags:
+        raise g.error(TagError, "missing seat tags: each seat needs [SeatN \"name\" \"Wonder\" \"side\"]", first[1],
+                      rule="missing-tag", expected=("[Seat1]",))
+    n = max(seat_tags)
+    last = seat_tags[n][1]
+    for i in range(1, n + 1):
+        if i not in seat_tags:
+            raise g.error(RosterError, f"[Seat{i}] is missing: seats are numbered 1 to {n} without gaps", last,
+                          rule="seat-numbers")
+    if n < 3:
+        raise g.error(RosterError, f"{n} seats: the base game is for 3 to 7 players", last, rule="seat-count")
+    seats = []
+    wonders: dict[str, int] = {}
+    for i in range(1, n + 1):
+        entry = seat_tags[i]
+        values = _SEAT_VALUES.get(entry[5])
+        if values is None:
+            seats.append(_checked_seat(g, i, entry, wonders))
+            continue
+        name, key, wonder, side = values
+        if key in g.seat_keys:
+            raise g.error(RosterError, f"seat name {name!r} is already seat {g.seat_keys[key]}'s (names must differ)",
+                          entry[6] + 1, rule="seat-name")
+        g.seat_keys[key] = i
+        if wonder in wonders:
+            at = _strings(entry[5], entry[6])[1][1]
+            raise g.error(RosterError, f"{wonder} is already seat {wonders[wonder]}'s Wonder (R-BOARD)", at + 1,
+                          rule="duplicate-wonder")
+        wonders[wonder] = i
+        seats.append(make(Seat, {"name": name, "wonder": wonder, "side": side, "span": g.span(*entry[3:5], entry[2])}))
+    g.seats = tuple(seats)
+
+
+def _checked_seat(g: Game, i: int, entry: TagEntry, wonders: dict[str, int]) -> Seat:
+    """Seat ``i`` of a ``[SeatN]`` value not met before, each value checked in turn; a valid one is kept."""
+    (name_s, name_at), (wonder_s, wonder_at), (side_s, side_at) = _strings(entry[5], entry[6])
+    name = lexical.nfc(lexical.string_value(name_s))
+    if not name.strip():
+        raise g.error(RosterError, "a seat needs a non-empty name", name_at + 1, rule="seat-name")
+    key = seat_key(name)
+    if key in g.seat_keys:
+        raise g.error(RosterError, f"seat name {name!r} is already seat {g.seat_keys[key]}'s (names must differ)",
+                      name_at + 1, rule="seat-name")
+    g.seat_keys[key] = i
+    try:
+        wonder = _catalog.load().wonder_name(lexical.string_value(wonder_s))
+    except _catalog.CatalogError as exc:
+        raise g.error(UnknownNameError, str(exc), wonder_at + 1, rule="unknown-wonder",
+                      suggestion=exc.suggestion) from None
+    if wonder in wonders:
+        raise g.error(RosterError, f"{wonder} is already seat {wonders[wonder]}'s Wonder (R-BOARD)", wonder_at + 1,
+                      rule="duplicate-wonder")
+    wonders[wonder] = i
+    side = _SIDES.get(lexical.string_value(side_s).strip().casefold())
+    if side is None:
+        raise g.error(TagError, f"Wonder side {lexical.string_value(side_s)!r}: expected day or night", side_at + 1,
+                      rule="wonder-side", expected=("day", "night"))
+    if len(_SEAT_VALUES) < _VALUES_MAX:
+        _SEAT_VALUES[entry[5]] = (name, key, wonder, side)
+    return make(Seat, {"name": name, "wonder": wonder, "side": side, "span": g.span(*entry[3:5], entry[2])})
+
+
+def _list_items(g: Game, raw: str, at: int) -> list[tuple[str, int]]:
+    """The comma-separated items of a string written ``raw`` at ``at``, each with its offset."""
+    items = []
+    pos = 0
+    for part in raw[1:-1].split(","):
+        stripped = part.strip()
+        where = at + 1 + pos + (len(part) - len(part.lstrip()))
+        if not stripped:
+            raise g.error(TagError, "empty item in a comma-separated list", where, rule="tag-value")
+        items.append((lexical.unescape(stripped, '"'), where))
+        pos += len(part) + 1
+    return items
+
+
+def _read_guilds(g: Game, entry: TagEntry | None) -> tuple[str, ...] | None:
+    if entry is None:
+        return None
+    raw, at = entry[5], entry[6]
+    guilds = _GUILD_VALUES.get(raw)
+    if guilds is None:
+        guild_names = {c.name for c in _catalog.load().guilds}
+        listed: list[str] = []
+        for text, where in _list_items(g, raw, at):
+            name = g.card(text, where) if text != UNKNOWN else UNKNOWN
+            if name not in guild_names:
+                raise g.error(TagError, f"{text!r} is not a guild", where, rule="guild")
+            if name in listed:
+                raise g.error(TagError, f"guild {name} is listed twice", where, rule="guild")
+            listed.append(name)
+        guilds = tuple(listed)
+        if len(_GUILD_VALUES) < _VALUES_MAX:
+            _GUILD_VALUES[raw] = guilds
+    want = len(g.seats) + 2
+    if len(guilds) != want:
+        raise g.error(TagError, f"{len(guilds)} guilds listed: a {len(g.seats)}-player game uses {want} (N+2, R-DECK)",
+                      at + 1, rule="guild-count")
+    return guilds
+
+
+def _read_seed(g: Game, entry: TagEntry | None) -> Seed | None:
+    if entry is None:
+        return None
+    raw, at = entry[5], entry[6]
+    parts = lexical.string_value(raw).split()
+    if len(parts) != 2 or not parts[1].isdigit() or not parts[1].isascii():
+        raise g.error(TagError, f"[Seed] holds \"{SHUFFLE_ALGORITHM} <decimal seed>\"", at + 1, rule="seed")
+    if parts[0].upper() != SHUFFLE_ALGORITHM:
+        raise g.error(TagError, f"unknown shuffle algorithm {parts[0]!r}: 7WN 1 defines {SHUFFLE_ALGORITHM}", at + 1,
+                      rule="seed")
+    if len(parts[1]) > 20 or int(parts[1]) >= 1 << 64:
+        raise g.error(TagError, "the seed must be below 2**64", at + 1 + len(parts[0]), rule="seed")
+    return make(Seed, {"algorithm": SHUFFLE_ALGORITHM, "value": int(parts[1])})
+
+
+def _read_deal(g: Game, age: int, entry: TagEntry) -> Deal:
+    name, name_at = entry[0], entry[1]
+    strings = _strings(entry[5], entry[6])
+    n = len(g.seats)
+    if len(strings) != n:
+        raise g.error(TagError, f"[{name}] holds one hand per seat: {n} strings, not {len(strings)}",
+                      strings[-1][1] if len(strings) > n else name_at, rule="deal")
+    hands = []
+    for raw, at in strings:
+        items = _list_items(g, raw, at)
+        if len(items) != _HAND:
+            raise g.error(TagError, f"a dealt hand holds {_HAND} cards, not {len(items)}", at + 1, rule="deal")
+        hands.append(tuple(g.card(text, where) for text, where in items))
+    return make(Deal, {"age": age, "hands": tuple(hands), "span": g.span(*entry[3:5], entry[2])})
+
+
+@dataclass(frozen=True)
+class Header:
+    """The tag section of one game, as :func:`~wnotation.notation.read_headers` reads it without the body.
+
+    ``index`` is the game's place in its input (1-based, counting broken games too), ``line`` and ``offset``
+    where its ``[Format`` line starts (1-based line, 0-based offset). The other fields are those of the
+    :class:`Record` the full reader gives for the game, equal to them: ``format``, ``edition``, ``date``
+    (``None`` when unknown), ``seats``, free ``tags`` in file order, ``guilds``, ``seed``, ``deals`` and ``span``.
+    """
+
+    source: str
+    index: int
+    line: int
+    offset: int
+    format: str
+    edition: str
+    date: str | None
+    seats: tuple[Seat, ...]
+    tags: tuple[Tag, ...]
+    guilds: tuple[str, ...] | None
+    seed: Seed | None
+    deals: tuple[Deal, ...]
+    span: Span | None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def event(self) -> str | None:
+        """The ``Event`` tag's value, or ``None``."""
+        return self.tag("Event")
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of the first free tag called ``name`` (case-sensitive), as :meth:`Record.tag`."""
+        return next((t.value for t in self.tags if t.name == name), default)
+
+    HEADER_FIELDS: ClassVar[tuple[str, ...]] = (
+        "format", "edition", "date", "seats", "tags", "guilds", "seed", "deals"
+    )
+
+
+def header_of(g: Game, index: int) -> Header:
+    """The :class:`Header` of a game whose tags ``read_header`` has read; ``index`` its place in its input."""
+    h = g.header
+    return Header(g.source, index, g.line0 + 1, g.off0, FORMAT_VERSION, EDITION, h["date"], g.seats, tuple(h["tags"]),
+                  h["guilds"], h["seed"], tuple(sorted(h["deals"].values(), key=lambda d: d.age)), h["span"])
