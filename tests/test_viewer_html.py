@@ -171,3 +171,23 @@ def test_file_name_is_a_plain_name(name: str) -> None:
     safe = file_name(name)
     assert re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9._-]*", safe), safe
     assert "/" not in safe and "\\" not in safe and not safe.startswith(".") and len(safe) <= 120
+
+
+def test_same_bytes_in_processes_with_different_hash_seeds(tmp_path: Path) -> None:
+    """No set or dict order of the process leaks into a page or a picture (PYTHONHASHSEED varies it)."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    script = ("import sys; from wnotation.notation import read_games; from wnotation.engine import replay; "
+              "from wnotation.viewer import page, sheet_svg, chart_svg; "
+              "r = next(iter(read_games(sys.argv[1]))); p = replay(r); "
+              "sys.stdout.write(page(r, p) + page(r, p, view_seat=2) + sheet_svg(p) + chart_svg(p, 'II.3'))")
+    game = str(ROOT / "replays" / "5p-olympia-night-halikarnassos-day.7wn")
+    digests = set()
+    for seed in ("1", "2", "3"):
+        out = subprocess.run([sys.executable, "-c", script, game], capture_output=True, check=True,
+                             env=os.environ | {"PYTHONHASHSEED": seed}, timeout=120)
+        digests.add(hashlib.sha256(out.stdout).hexdigest())
+    assert len(digests) == 1
