@@ -36,7 +36,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 #: score-sheet total (provisional before the end).
 READ_POSITION = """() => ({
   label: document.getElementById('label').textContent,
-  coins: [...document.querySelectorAll('#cities article.city')].map(a => a.querySelector('[data-field=coins]').textContent),
+  coins: [...document.querySelectorAll('#cities article.city')]
+    .map(a => a.querySelector('[data-field=coins]').textContent),
   totals: [...document.querySelectorAll('#scoretable td[data-row=total]')].map(td => td.textContent),
   cityTotals: [...document.querySelectorAll('#cities [data-field=total]')].map(dd => dd.textContent),
   current: document.querySelector('#turnlist button[aria-current=step]').textContent,

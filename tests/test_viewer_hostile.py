@@ -251,7 +251,8 @@ def browser() -> Iterator[Any]:
 PROBE = """() => ({
   pwned: window.__pwned === undefined ? null : String(window.__pwned),
   parentPwned: window.parent.__pwned === undefined ? null : String(window.parent.__pwned),
-  injected: [...document.querySelectorAll('img, iframe, object, embed, link, base, form, meta[http-equiv=refresh], svg script, foreignObject, [onerror], [onload], [onmouseover], [srcdoc]')].map(e => e.outerHTML.slice(0, 80)),
+  injected: [...document.querySelectorAll('img, iframe, object, embed, link, base, form, meta[http-equiv=refresh], '
+    + 'svg script, foreignObject, [onerror], [onload], [onmouseover], [srcdoc]')].map(e => e.outerHTML.slice(0, 80)),
   scripts: [...document.querySelectorAll('script')].map(s => s.type || 'classic'),
   baseURI: document.baseURI,
 })"""

@@ -12,8 +12,8 @@ from importlib import import_module
 from typing import Any
 
 _HOME = {
-    "game_data": "data", "points_by_age": "data", "redact": "data", "page": "html", "page_data": "html", "build_site": "site",
-    "sheet_svg": "svg", "chart_svg": "svg", "SevenWNLexer": "lexer",
+    "game_data": "data", "points_by_age": "data", "redact": "data", "page": "html", "page_data": "html",
+    "build_site": "site", "sheet_svg": "svg", "chart_svg": "svg", "SevenWNLexer": "lexer",
 }
 
 __all__ = sorted(_HOME)
