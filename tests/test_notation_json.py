@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 from pydantic import ValidationError
 
-from helpers import HEADER
+from helpers import HEADER, records
 from wnotation.notation import parse, records_from_json, to_json
 
 GAME = parse(HEADER + "I.1 Lumber Yard | sell ? | stage ?\n")
@@ -40,3 +41,39 @@ def test_an_item_that_is_not_a_record_is_a_validation_error():
     data["seats"][0]["wonder"] = "Atlantis"
     with pytest.raises(ValidationError, match="unknown Wonder"):
         records_from_json(json.dumps([json.loads(to_json(GAME)), data]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(records())
+def test_the_json_exporter_walk_gives_to_jsons_document(record):
+    """The exporter interface (one walk over the Record) and the one-pass serializer write the same JSON."""
+    import json
+
+    from wnotation.notation.export import export, export_games
+    from wnotation.notation.jsonio import JsonExporter
+
+    data = export(record, JsonExporter())
+    assert json.dumps(data, indent=2, ensure_ascii=False) == to_json(record)
+    assert list(export_games([record, record], JsonExporter)) == [data, data]
+
+
+def test_an_exporter_of_ones_own_sees_the_game_in_order():
+    """A new format is one Exporter: here the labels of the turns and the seats of the results."""
+    from wnotation.notation.export import Exporter, export
+
+    class Labels(Exporter[list]):
+        def begin_game(self, record):
+            self.out = [record.players]
+
+        def turn(self, turn):
+            self.out.append(turn.label)
+
+        def result(self, result):
+            self.out.append(result.seat)
+
+        def end_game(self):
+            return self.out
+
+    game = parse(HEADER + "I.1 Lumber Yard | sell ? | stage ?\nI.2 Loom | sell ? | stage ?\nresult #3: total 1\n"
+                 "result #1: total 2\n")
+    assert export(game, Labels()) == [3, "I.1", "I.2", 3, 1]

@@ -1,8 +1,12 @@
 """7WN, the notation: read text into Records, write Records as canonical text, and JSON for both.
 
-``parse``/``read_games`` read (errors are :class:`NotationError`; ``errors="raise"`` or ``"collect"``),
-``read_headers`` reads only the tag sections (for listing and indexing), ``write``/``write_games`` write, and
-``to_json``/``from_json``/``json_schema`` exchange the same Records as JSON. The rules live in the engine.
+``parse``/``read_games`` read (errors are :class:`NotationError`); what ``read_games`` yields and what an error
+does is its builder's (a :class:`Visitor`: :class:`RecordBuilder` collects errors, :class:`StrictRecordBuilder`
+raises them; ``errors="collect"``/``"raise"`` picks one). ``read_headers`` is the same reader with
+:class:`HeadersBuilder`, which skips bodies (for listing and indexing). ``write``/``write_games`` write, and
+``to_json``/``from_json``/``json_schema`` exchange the same Records as JSON; both writers are exporters
+(:class:`Exporter`, walked by :func:`export`), the interface a new output format implements. The rules live in
+the engine.
 """
 
 from .errors import (
@@ -13,9 +17,22 @@ from .errors import (
     TagError,
     UnknownNameError,
 )
-from .jsonio import from_json, json_schema, records_from_json, to_json
-from .reader import Header, parse, parse_many, read_games, read_headers
-from .writer import format_action, format_purchase, format_turn, write, write_games
+from .export import Exporter, export, export_games
+from .jsonio import JsonExporter, from_json, json_schema, records_from_json, to_json
+from .reader import (
+    SKIP,
+    Header,
+    HeadersBuilder,
+    RecordBuilder,
+    StrictHeadersBuilder,
+    StrictRecordBuilder,
+    Visitor,
+    parse,
+    parse_many,
+    read_games,
+    read_headers,
+)
+from .writer import TextExporter, format_action, format_purchase, format_turn, write, write_games
 
 __all__ = [
     "NotationError",
@@ -38,4 +55,15 @@ __all__ = [
     "format_turn",
     "write",
     "write_games",
+    "Visitor",
+    "RecordBuilder",
+    "StrictRecordBuilder",
+    "HeadersBuilder",
+    "StrictHeadersBuilder",
+    "SKIP",
+    "Exporter",
+    "export",
+    "export_games",
+    "TextExporter",
+    "JsonExporter",
 ]

@@ -10,13 +10,39 @@ from typing import Any
 import pydantic_core
 
 from .. import record as _record
-from ..record import Record
+from ..record import Record, SeatResult, Turn
+from .export import Exporter
 
-__all__ = ["to_json", "from_json", "records_from_json", "json_schema"]
+__all__ = ["to_json", "from_json", "records_from_json", "json_schema", "JsonExporter"]
+
+
+#: The members of a Record's JSON object, in the order the model writes them (spans are not written).
+_MEMBERS = tuple(name for name, field in Record.model_fields.items() if not field.exclude)
+
+
+class JsonExporter(Exporter[dict[str, Any]]):
+    """A Record's JSON document as data (``json.dumps`` of it is :func:`to_json`'s text), as an
+    :class:`~wnotation.notation.export.Exporter`: each part made by the Record model's own serializer, so the
+    two cannot differ. For writers that stream games or embed them in larger documents."""
+
+    def begin_game(self, record: Record) -> None:
+        self.head = record.model_dump(mode="json", exclude={"turns", "results"})
+        self.parts: dict[str, list[Any]] = {"turns": [], "results": []}
+
+    def turn(self, turn: Turn) -> None:
+        self.parts["turns"].append(turn.model_dump(mode="json"))
+
+    def result(self, result: SeatResult) -> None:
+        self.parts["results"].append(result.model_dump(mode="json"))
+
+    def end_game(self) -> dict[str, Any]:
+        head, parts = self.head, self.parts
+        return {name: parts[name] if name in parts else head[name] for name in _MEMBERS}
 
 
 def to_json(record: Record, *, indent: int | None = 2) -> str:
-    """The Record as a JSON document (UTF-8 text, no spans). Cost: linear; returns a fresh string."""
+    """The Record as a JSON document (UTF-8 text, no spans): the text of :class:`JsonExporter`'s data, written in
+    one pass by the model's serializer. Cost: linear; returns a fresh string."""
     return record.model_dump_json(indent=indent)
 
 

@@ -10,28 +10,56 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..record import Action, Annotation, Purchase, Record, Turn
+from ..record import Action, Annotation, Purchase, Record, SeatResult, Turn
+from ..vocabulary import RESULT_FIELDS, numeral, seat_key
 from . import lexical
-from ..vocabulary import RESULT_FIELDS, numeral
+from .export import Exporter, export
 from .reader import RESERVED_TAGS
 
-__all__ = ["write", "write_games", "format_action", "format_purchase", "format_turn"]
+__all__ = ["write", "write_games", "format_action", "format_purchase", "format_turn", "TextExporter"]
 
 _RESERVED_FOLDED = {name.casefold() for name in RESERVED_TAGS}
 
 
+class TextExporter(Exporter[str]):
+    """The canonical text of one game (spec "Canonical form"), as an :class:`~wnotation.notation.export.Exporter`."""
+
+    def begin_game(self, record: Record) -> None:
+        self.record = record
+        self.lines = _header(record)
+        self.body: list[str] = []
+        a = record.annotation
+        if a.glyph or a.tags or a.before:
+            self.body.append(" ".join(["game", *_notes(a.glyph, a.tags, a.before)]))
+        self.refs = _seat_refs(record)
+
+    def turn(self, turn: Turn) -> None:
+        self.body.extend(_comment(c) for c in turn.annotation.before)
+        self.body.append(format_turn(turn, self.refs))
+
+    def result(self, result: SeatResult) -> None:
+        refs = self.refs
+        if not 1 <= result.seat <= len(refs):
+            raise ValueError(f"a result for seat {result.seat}: this game has seats 1 to {len(refs)}")
+        pairs = [f"{f} {getattr(result, f)}" for f in RESULT_FIELDS if getattr(result, f) is not None]
+        self.body.append(" ".join([f"result {refs[result.seat - 1]}:", *pairs]))
+
+    def end_game(self) -> str:
+        self.body.extend(_comment(c) for c in self.record.annotation.after)
+        lines = self.lines
+        if self.body:
+            lines.append("")
+            lines.extend(self.body)
+        return "\n".join(lines) + "\n"
+
+
 def write(record: Record) -> str:
-    """The canonical text of one game, ending with a newline.
+    """The canonical text of one game, ending with a newline (:class:`TextExporter`).
 
     Raises :class:`ValueError` if the Record holds something 7WN cannot express (see the module doc).
     Cost: linear in the Record; the result is a fresh string.
     """
-    lines = _header(record)
-    body = _body(record)
-    if body:
-        lines.append("")
-        lines.extend(body)
-    return "\n".join(lines) + "\n"
+    return export(record, TextExporter())
 
 
 def write_games(records: Iterable[Record]) -> str:
@@ -87,27 +115,9 @@ def _header(r: Record) -> list[str]:
 # --- body ----------------------------------------------------------------------------------------------------
 
 
-def _body(r: Record) -> list[str]:
-    lines = []
-    a = r.annotation
-    if a.glyph or a.tags or a.before:
-        lines.append(" ".join(["game", *_notes(a.glyph, a.tags, a.before)]))
-    refs = _seat_refs(r)
-    for turn in r.turns:
-        lines.extend(_comment(c) for c in turn.annotation.before)
-        lines.append(format_turn(turn, refs))
-    for result in r.results:
-        if not 1 <= result.seat <= len(refs):
-            raise ValueError(f"a result for seat {result.seat}: this game has seats 1 to {len(refs)}")
-        pairs = [f"{f} {getattr(result, f)}" for f in RESULT_FIELDS if getattr(result, f) is not None]
-        lines.append(" ".join([f"result {refs[result.seat - 1]}:", *pairs]))
-    lines.extend(_comment(c) for c in a.after)
-    return lines
-
-
 def _seat_refs(r: Record) -> list[str]:
     """How the body names each seat: its name when that reads back unambiguously, else ``#N``."""
-    keys = [" ".join(s.name.split()).casefold() for s in r.seats]
+    keys = [seat_key(s.name) for s in r.seats]
     return [
         s.name if lexical.SEAT_REF_RE.fullmatch(s.name) and not s.name.startswith("#") and keys.count(keys[i]) == 1
         else f"#{i + 1}"

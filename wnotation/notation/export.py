@@ -1,0 +1,58 @@
+"""Exporters: the one walk over a Record that every output format implements.
+
+:func:`export` calls an :class:`Exporter`'s hooks in game order: :meth:`~Exporter.begin_game` with the Record (its
+header: tags, seats, guilds, seed, deals, the game's annotation), :meth:`~Exporter.turn` for each turn,
+:meth:`~Exporter.result` for each stated result, then :meth:`~Exporter.end_game` gives the output. Canonical text
+(:class:`~wnotation.notation.writer.TextExporter`) and JSON data (:class:`~wnotation.notation.jsonio.JsonExporter`)
+implement it; a new format is one module with one exporter class and a test. Exporters read Records only: what
+needs the engine (positions, scores) takes a Replay in its constructor, as the HTML viewer's page does.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
+from typing import Generic, TypeVar
+
+from ..record import Record, SeatResult, Turn
+
+__all__ = ["Exporter", "export", "export_games"]
+
+T = TypeVar("T")
+
+
+class Exporter(ABC, Generic[T]):
+    """One game's output, built hook by hook (one exporter per game). A hook raises :class:`ValueError` for a
+    Record its format cannot express."""
+
+    @abstractmethod
+    def begin_game(self, record: Record) -> None:
+        """The game starts: everything but its turns and results (read them from ``record`` if needed)."""
+
+    @abstractmethod
+    def turn(self, turn: Turn) -> None:
+        """The next turn, in game order."""
+
+    @abstractmethod
+    def result(self, result: SeatResult) -> None:
+        """The next stated result, in the Record's order."""
+
+    @abstractmethod
+    def end_game(self) -> T:
+        """The game is over: its output."""
+
+
+def export(record: Record, exporter: Exporter[T]) -> T:
+    """Walk ``record`` through ``exporter``'s hooks and return its output. Raises what the hooks raise."""
+    exporter.begin_game(record)
+    for turn in record.turns:
+        exporter.turn(turn)
+    for result in record.results:
+        exporter.result(result)
+    return exporter.end_game()
+
+
+def export_games(records: Iterable[Record], make: Callable[[], Exporter[T]]) -> Iterator[T]:
+    """The output of each Record through a fresh ``make()`` (an exporter class, or any callable), lazily."""
+    for record in records:
+        yield export(record, make())
