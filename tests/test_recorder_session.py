@@ -348,3 +348,16 @@ def test_R_HALI__a_pick_from_an_empty_pile_is_not_asked_and_recorded_as_declined
     stage = next(a for a in session.turns[1].actions if a.seat == 2)
     assert stage.use == "stage" and stage.pick is not None and stage.pick.card is None
     assert session.turns == list(target.turns[:2])
+
+
+def test_open_asks_first_a_pick_the_file_leaves_unanswered(tmp_path):
+    target = bot_game(*THREE)
+    path = tmp_path / "g.7wn"
+    first = Session(header(target), path=str(path))
+    drive(first, target, until="pick")  # stopped at the question: II.3 is saved with its stage, no pick yet
+    assert "\nII.3 " in path.read_text(encoding="utf-8") and ", pick" not in path.read_text(encoding="utf-8")
+    again = Session.open(str(path))
+    q = again.question()
+    assert (q.kind, q.label, q.seat) == ("pick", "II.3", 3)
+    drive(again, target)
+    assert path.read_text(encoding="utf-8") == expected_text(target)
