@@ -269,3 +269,33 @@ def test_new_asks_in_a_terminal_and_writes_only_the_header_to_its_redirected_out
             '[Seat1 "Ana" "Gizah" "day"]\n[Seat2 "Bo" "Rhodos" "night"]\n[Seat3 "Cy" "Ephesos" "day"]\n')
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+
+
+@pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
+def test_ctrl_c_in_a_terminal_stops_with_every_complete_turn_in_the_file(tmp_path):
+    assert TMUX is not None, "tmux is missing in CI: .ci/run installs it"
+    target = bot_game(*THREE)
+    answers = script(target)
+    path = tmp_path / "stopped.7wn"
+    tmux = [TMUX, "-L", f"wnotation-stop-{os.getpid()}", "-f", os.devnull]
+    line = " ".join(shlex.quote(a) for a in [*WNOTATION, "record", str(path), *seat_flags(target)])
+    env = {**os.environ, "TERM": "xterm-256color"}
+    subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "30", "-c", str(ROOT),
+                    f"{line}; echo EXIT $?; sleep 60"], check=True, env=env, timeout=30)
+    try:
+        for answer in answers[:7]:  # I.1 and I.2, then one action of I.3
+            subprocess.run([*tmux, "send-keys", "-t", "rec", "-l", answer + "\r"], check=True, timeout=30)
+        screen, deadline = "", time.monotonic() + 30
+        while time.monotonic() < deadline and "I.3 Bob" not in screen:
+            screen = _pane(tmux)
+            time.sleep(0.1)
+        subprocess.run([*tmux, "send-keys", "-t", "rec", "C-c"], check=True, timeout=30)
+        while time.monotonic() < deadline and "EXIT" not in screen:
+            screen = _pane(tmux)
+            time.sleep(0.1)
+        assert "stopped after I.2" in screen and "EXIT 0" in screen, screen
+        record = parse(path.read_text(encoding="utf-8"))
+        assert [t.label for t in record.turns] == ["I.1", "I.2"] and record.turns == target.turns[:2]
+        assert check(path.read_text(encoding="utf-8")).ok
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
