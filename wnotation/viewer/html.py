@@ -104,7 +104,8 @@ def page(record: Record, replay: Replay, *, view_seat: int | None = None, source
     """The viewer page of one game: a fresh string, the same for the same input. ``replay`` must be the replay of
     ``record``; ``view_seat`` (1-based) shows only what that seat could see; ``source`` is the 7WN text the
     "download" button saves and the source pane shows, coloured by the 7WN lexer (default: the record's canonical
-    text; ``line0``: the lines of the file before it, so findings name lines of ``source``); ``download_name``
+    text; ``line0``: the lines of the file before it, so findings name lines of ``source``; with ``view_seat``
+    always the canonical text of what the seat saw, since the file would tell the hidden cards); ``download_name``
     its file name (made safe).
     Cost: :func:`wnotation.viewer.game_data`'s, one score sheet per position. Raises ``ValueError`` for a
     ``view_seat`` not at the table."""

@@ -117,8 +117,10 @@ def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[
                view_seat: int | None = None) -> SiteReport:
     """Write a viewer page for every game of ``inputs`` (files or directories of ``*.7wn``) and ``index.html``
     into the folder ``out`` (created if missing). A game that cannot be read gets an index row with the reason
-    and no page; a file that cannot be read at all (missing, not UTF-8) is listed in the report. Returns the
-    :class:`SiteReport`. Cost: one replay and one page per game, one file's Records in memory at a time."""
+    and no page; a file that cannot be read at all (missing, not UTF-8) is listed in the report. ``view_seat``
+    shows every game as that seat number saw it (a game with fewer seats is shown whole). Each page embeds its
+    game's own text. Returns the :class:`SiteReport`. Cost: one replay and one page per game, one file's text and
+    Records in memory at a time."""
     from ..engine import replay
 
     out_dir = Path(out)
