@@ -191,3 +191,13 @@ def test_help_lists_the_commands_with_examples() -> None:
     assert "html" in top and "sheet" in top
     assert "wnotation html replays/ -o site/" in run("html", "--help").stdout
     assert "--chart" in run("sheet", "--help").stdout
+
+
+def test_a_sites_report_never_sends_control_characters_to_the_terminal(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    case = (ROOT / "spec" / "cases" / "023-last-card-wrong-discard.7wn").read_text(encoding="utf-8")
+    (records / "\x1b]0;pwned\x07\u202e.7wn").write_text(case, encoding="utf-8")  # a name that retitles a terminal
+    result = run("html", str(records), "-o", str(tmp_path / "site"), code=1)
+    assert "1 error finding" in result.stderr
+    assert not any(ch in result.stderr for ch in "\x1b\x07\u202e")

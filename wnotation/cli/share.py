@@ -5,6 +5,7 @@ club site, a score sheet or points-by-Age chart as an SVG picture. Thin: the pag
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -110,20 +111,30 @@ def _site(paths: tuple[str, ...], output: str, view: int | None) -> int:
         raise UserError(f"cannot write {exc.filename or output}: {(exc.strerror or str(exc)).lower()}") from None
     codes = [EXIT_OK]
     for source, reason in report.unreadable:
-        err(f"error: cannot read {source}: {reason}")
+        err(_terminal(f"error: cannot read {source}: {reason}"))
         codes.append(EXIT_USAGE)
     for g in report.games:
         if g.page is None:
-            err(g.error or f"{g.source}: game {g.number} cannot be read")
+            err(_terminal(g.error or f"{g.source}: game {g.number} cannot be read"))
             codes.append(EXIT_FINDINGS)
         elif g.errors:
-            err(f"{g.source}: game {g.number}: {count(g.errors, 'error finding')}, marked in {g.page}")
+            err(_terminal(f"{g.source}: game {g.number}: {count(g.errors, 'error finding')}, marked in {g.page}"))
             codes.append(EXIT_FINDINGS)
     if not report.games and not report.unreadable:
         err("error: no game in the inputs")
         codes.append(EXIT_FINDINGS)
     click.echo(f"wrote {count(report.pages, 'page')} and index.html to {report.out}")
     return worst(codes)
+
+
+#: What a terminal would interpret rather than show (C0 controls but tab, DEL, C1 controls, bidi overrides).
+_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _terminal(line: str) -> str:
+    """One line of ``build_site``'s report as a terminal may show it: record text in an error message (a token
+    the reader quotes, a file name) cannot move the cursor, retitle the window or reorder the line."""
+    return _CONTROLS.sub("\ufffd", line)
 
 
 def _seat(record: Record, text: str) -> int:
