@@ -62,3 +62,18 @@ def test_check_passes_allow_empty_on():
     assert not wnotation.check("\n\n").ok
     report = wnotation.check("\n\n", allow_empty=True)
     assert report.ok and [d.severity for d in report.diagnostics] == ["warning"]
+
+
+def test_the_front_door_exports_the_visitors_and_read_games_takes_a_builder():
+    from wnotation import notation
+
+    for name in ("Visitor", "RecordBuilder", "StrictRecordBuilder", "HeadersBuilder", "StrictHeadersBuilder"):
+        assert getattr(wnotation, name) is getattr(notation, name) and name in wnotation.__all__
+    good = wnotation.write(play_game(3, 1))
+    text = good + "\n" + good.replace("I.1 ", "I.9 ", 1)
+    headers = list(wnotation.read_games(text, builder=wnotation.HeadersBuilder))
+    assert headers == list(wnotation.read_headers(text))  # the body's error is not the header builder's concern
+    with pytest.raises(NotationError):
+        list(wnotation.read_games(text, builder=wnotation.StrictRecordBuilder))
+    with pytest.raises(ValueError, match="not both"):
+        list(wnotation.read_games(text, errors="raise", builder=wnotation.RecordBuilder))

@@ -1,29 +1,37 @@
 """wnotation: the 7WN notation for games of 7 Wonders (2nd edition) and the engine that replays it.
 
 The package's front door, in the order data flows: :func:`parse` / :func:`read_games` (7WN text → :class:`Record`,
-or the :class:`NotationError` of a broken game), :func:`read_headers` (the tag sections only), :func:`write`
-(Record → canonical text), :func:`replay` (Record → :class:`Replay`: positions, findings, score sheet) and
-:func:`check` (text or file → diagnostics with file:line:column). Every module is imported on first use (the
-classes through :pep:`562`), so ``import wnotation`` (and ``wnotation --version``) stays fast.
+or the :class:`NotationError` of a broken game; ``builder=`` takes a :class:`Visitor` such as
+:class:`RecordBuilder`, :class:`StrictRecordBuilder`, :class:`HeadersBuilder`), :func:`read_headers` (the tag
+sections only), :func:`write` (Record → canonical text), :func:`replay` (Record → :class:`Replay`: positions,
+findings, score sheet) and :func:`check` (text or file → diagnostics with file:line:column). Every module is
+imported on first use (the classes through :pep:`562`), so ``import wnotation`` (and ``wnotation --version``) stays
+fast.
 """
 
 from __future__ import annotations
 
 import os
 from importlib import import_module
-from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Literal, overload
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Literal, TypeVar, overload
 
 if TYPE_CHECKING:  # pragma: no cover
     from .diagnostics import FileReport
     from .engine import Replay
-    from .notation import read_headers
+    from .notation import (
+        HeadersBuilder, RecordBuilder, StrictHeadersBuilder, StrictRecordBuilder, Visitor, read_headers,
+    )
     from .notation.errors import NotationError
     from .record import Record
 
+T = TypeVar("T")
+
 __version__ = "0.1.0"
 
-__all__ = ["NotationError", "Record", "Replay", "__version__", "check", "parse", "read_games", "read_headers",
-           "replay", "write", "write_games"]
+__all__ = ["HeadersBuilder", "NotationError", "Record", "RecordBuilder", "Replay", "StrictHeadersBuilder",
+           "StrictRecordBuilder", "Visitor", "__version__", "check", "parse", "read_games", "read_headers", "replay",
+           "write", "write_games"]
 
 #: What the package exports without importing it up front: name → the module that defines it.
 _LAZY = {
@@ -31,6 +39,11 @@ _LAZY = {
     "Record": "wnotation.record",
     "Replay": "wnotation.engine",
     "read_headers": "wnotation.notation",
+    "Visitor": "wnotation.notation",
+    "RecordBuilder": "wnotation.notation",
+    "StrictRecordBuilder": "wnotation.notation",
+    "HeadersBuilder": "wnotation.notation",
+    "StrictHeadersBuilder": "wnotation.notation",
 }
 
 def __getattr__(name: str) -> Any:
@@ -57,19 +70,23 @@ def parse(text: str, *, source: str = "<string>") -> Record:
 
 @overload
 def read_games(path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
-               errors: Literal["collect"] = "collect") -> Iterator[Record | NotationError]: ...
+               errors: Literal["collect"] | None = None, builder: None = None) -> Iterator[Record | NotationError]: ...
 @overload
 def read_games(path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
-               errors: Literal["raise"]) -> Iterator[Record]: ...
+               errors: Literal["raise"], builder: None = None) -> Iterator[Record]: ...
+@overload
 def read_games(path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
-               errors: Literal["collect", "raise"] = "collect") -> Iterator[Record | NotationError]:
-    """Yield each game of a file, open file or text: a Record, or (``errors="collect"``) the ``NotationError`` of
-    a broken game, the next game still read; ``errors="raise"`` raises it instead. See
-    :func:`wnotation.notation.read_games`."""
+               errors: None = None, builder: Callable[[], Visitor[T]]) -> Iterator[T]: ...
+def read_games(path_or_file_or_text: str | os.PathLike[str] | IO[str], *, source: str | None = None,
+               errors: Literal["collect", "raise"] | None = None,
+               builder: Callable[[], Visitor[Any]] | None = None) -> Iterator[Any]:
+    """Yield each game of a file, open file or text: a Record, or (``errors="collect"``, the default) the
+    ``NotationError`` of a broken game, the next game still read; ``errors="raise"`` raises it instead. With
+    ``builder`` (a :class:`Visitor` class or factory, one per game) each game yields its ``result()`` and the
+    error policy is the builder's. See :func:`wnotation.notation.read_games`."""
     from .notation import read_games as _read_games
 
-    games: Iterator[Record | NotationError] = _read_games(path_or_file_or_text, source=source, errors=errors)
-    return games
+    return _read_games(path_or_file_or_text, source=source, errors=errors, builder=builder)
 
 
 def write(record: Record) -> str:
