@@ -9,7 +9,6 @@ rows is :mod:`.store`'s job. No DuckDB here: rows are plain tuples.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -361,31 +360,37 @@ def file_rows(input_number: int, source: str, rule: str, message: str, severity:
 def piece_rows(text: str, source: str, input_number: int, first_game: int, line0: int = 0) -> Rows:
     """The rows of every game of a piece of a file (:func:`wnotation.diagnostics.iter_pieces`): ``first_game``
     is the file's number of the piece's first ``[Format`` game (1-based), ``line0`` the lines before the piece.
-    Text before a file's first game that does not read is game 0. Cost: one parse and one replay per game."""
-    from ..diagnostics import iter_pieces
+    Text before a file's first game that does not read is game 0. Cost: one parse and one replay per game; the
+    piece is read in one :func:`~wnotation.notation.read_games` call, as ``check`` reads it."""
+    from bisect import bisect_right
+
     from ..notation import NotationError, read_games
     from ..notation.lexical import BOUNDARY_RE
 
+    starts: list[int] = []  # the line of each game's [Format tag in the piece, and its offset
+    offsets: list[int] = []
+    line, seen = 1, 0
+    for found in BOUNDARY_RE.finditer(text):
+        line += text.count("\n", seen, found.start())
+        seen = found.start()
+        starts.append(line)
+        offsets.append(found.start())
     out = Rows()
-    index = first_game - 1
-    for chunk, at in iter_pieces(io.StringIO(text, newline="\n"), 1):
-        if not chunk:
+    for item in read_games(text, source=source):
+        if isinstance(item, NotationError):
+            k = bisect_right(starts, item.line)
+            if k == 0:  # text before the file's first game
+                index, start, chunk = 0, line0 + 1, ""
+            else:
+                index, start = first_game - 1 + k, starts[k - 1] + line0
+                chunk = text[offsets[k - 1]:offsets[k] if k < len(offsets) else len(text)]
+            out.add(_broken_rows(item, chunk, gid=game_id(input_number, start), source=source, index=index,
+                                 line=start, line0=line0))
             continue
-        found = BOUNDARY_RE.search(chunk)
-        start = chunk.count("\n", 0, found.start()) + 1 if found is not None else None  # the [Format line
-        if start is not None:
-            index += 1
-        for item in read_games(chunk, source=source):
-            if isinstance(item, NotationError):
-                before = start is None or item.line < start
-                line = at + line0 + 1 if before else start + at + line0  # type: ignore[operator]
-                k = 0 if before else index
-                out.add(_broken_rows(item, chunk, gid=game_id(input_number, line), source=source, index=k,
-                                     line=line, line0=at + line0))
-                continue
-            line = (item.span.line if item.span is not None else 1) + at + line0
-            out.add(game_rows(item, replay(item), gid=game_id(input_number, line), source=source, index=index,
-                              line0=at + line0))
+        at = item.span.line if item.span is not None else 1
+        index = first_game - 1 + max(1, bisect_right(starts, at))
+        out.add(game_rows(item, replay(item), gid=game_id(input_number, at + line0), source=source, index=index,
+                          line0=line0))
     return out
 
 

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
@@ -71,7 +72,7 @@ class Report:
 def _plain(value: Any) -> Any:
     if isinstance(value, date):
         return value.isoformat()
-    if hasattr(value, "is_integer") and not isinstance(value, float):  # Decimal
+    if isinstance(value, Decimal):
         return float(value)
     return value
 
