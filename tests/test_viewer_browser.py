@@ -340,6 +340,10 @@ def test_a_phone_in_portrait_reads_the_page_without_sideways_scrolling(browser, 
         assert w.page.is_visible("#next") and w.page.is_visible("#label")
         w.page.tap("#next")
         assert w.page.evaluate(READ_POSITION)["label"].startswith("II.4: ")
+        strip = w.page.evaluate("""() => { const b = document.getElementById('turnlist').getBoundingClientRect(),
+            r = document.querySelector('#turnlist button[aria-current=step]').getBoundingClientRect();
+            return [b.left <= r.left, r.right <= b.right, window.scrollY]; }""")
+        assert strip == [True, True, 0]  # the current turn is in sight in the strip, the page not scrolled
         w.page.screenshot(path=str(ARTIFACTS / "viewer-phone.png"))
         w.page.emulate_media(media="print")
         assert not w.page.is_visible("#controls")  # printing leaves out the controls

@@ -371,12 +371,24 @@
       renderNotes(p, i);
       if (cur >= 0) turnButtons[cur].removeAttribute("aria-current");
       turnButtons[i].setAttribute("aria-current", "step");
+      keepVisible(list, turnButtons[i].parentNode);
       cur = i;
     }
     $("label").textContent = p.address + ": " + p.title + " (" + (i + 1) + " of " + P.length + ")";
     slider.value = String(i);
     slider.setAttribute("aria-valuetext", p.address + ", " + p.title);
     if (!keepHash) setHash(p.address);
+  }
+
+  // the current turn kept in sight inside the turn list (a column on wide screens, a strip on phones), without
+  // scrolling the page itself
+  function keepVisible(box, item) {
+    var b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+    if (box.scrollWidth > box.clientWidth && (r.left < b.left || r.right > b.right)) {
+      box.scrollLeft += r.left - b.left - (box.clientWidth - r.width) / 2;
+    } else if (box.scrollHeight > box.clientHeight && (r.top < b.top || r.bottom > b.bottom)) {
+      box.scrollTop += r.top - b.top - (box.clientHeight - r.height) / 2;
+    }
   }
 
   function setHash(address) {
