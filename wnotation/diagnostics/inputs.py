@@ -1,26 +1,20 @@
-"""Reading 7WN inputs for a check: files as strict UTF-8 (scanned first, then read lazily line by line), standard
-input, the text normalised as the reader sees it (BOM dropped, CRLF and CR as LF), and cut into pieces of whole
-games at the ``[Format`` boundaries so that pieces can be checked apart (in worker processes) with the file's own
-line numbers."""
+"""Reading 7WN inputs for a check: files as strict UTF-8 (scanned first, then read lazily line by line) and
+standard input. Normalising the text (BOM dropped, CRLF and CR as LF) and cutting it into pieces of whole games at
+the ``[Format`` boundaries, so that pieces can be checked apart (in worker processes) with the file's own line
+numbers, are the reader's (:mod:`wnotation.notation.reader.split`: one normalisation, one splitter for every
+caller); :func:`normalise`, :func:`iter_lines` and :func:`iter_pieces` here are those."""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Iterable, Iterator
+from typing import Iterator
+
+from ..notation.reader.split import iter_pieces, normalise, stream_lines
+from ..notation.reader.split import text_lines as iter_lines
 
 __all__ = ["BLOCK", "file_lines", "game_pieces", "iter_lines", "iter_pieces", "normalise", "read_text",
            "scan_file", "source_lines", "stdin_text", "unreadable_reason"]
-
-
-def normalise(text: str) -> str:
-    """The text as the reader sees it: a leading BOM dropped, CRLF and CR turned into LF. Lines and columns of
-    every diagnostic count in this text; cutting it at line starts keeps them."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
 
 
 def source_lines(text: str) -> list[str]:
@@ -36,40 +30,6 @@ def game_pieces(text: str, games: int) -> list[tuple[str, int]]:
     games :func:`check_text` gives for the whole, lines included (their ``index`` counts within the piece).
     Cost: one pass over the text; the pieces are fresh strings."""
     return list(iter_pieces(iter_lines(text), games))
-
-
-def iter_lines(text: str) -> Iterator[str]:
-    """The lines of ``text``, each with its ``\\n`` (the last one may have none), cut at ``\\n`` only."""
-    start, size = 0, len(text)
-    while start < size:
-        end = text.find("\n", start)
-        if end < 0:
-            yield text[start:]
-            return
-        yield text[start : end + 1]
-        start = end + 1
-
-
-def iter_pieces(lines: Iterable[str], games: int) -> Iterator[tuple[str, int]]:
-    """:func:`game_pieces` over the lines of a normalised text read lazily (each line with its ``\\n``, as an
-    open file or :func:`file_lines` gives them): the same ``(piece, line0)`` pairs, one piece in memory at a
-    time. Any text before the first game goes with the first piece; a text without lines gives ``("", 0)``."""
-    from ..notation.lexical import BOUNDARY_RE
-
-    if games < 1:
-        raise ValueError(f"a piece holds at least one game, not {games}")
-    buf: list[str] = []
-    line0 = line = held = 0
-    for raw in lines:
-        if raw[:1] in "[ \t" and BOUNDARY_RE.match(raw):
-            if held == games:
-                yield "".join(buf), line0
-                buf, line0, held = [], line, 0
-            held += 1
-        buf.append(raw)
-        line += 1
-    if buf or not line:
-        yield "".join(buf), line0
 
 
 BLOCK = 1 << 20
@@ -99,16 +59,11 @@ def scan_file(path: str | os.PathLike[str]) -> int:
 
 def file_lines(path: str | os.PathLike[str]) -> Iterator[str]:
     """The lines of the 7WN file at ``path`` read lazily, as :func:`normalise` gives its text (a leading BOM
-    dropped, CRLF and CR turned into LF), each with its ``\\n``. Run :func:`scan_file` first: a file that is not
-    UTF-8 raises :class:`UnicodeDecodeError` only when the bad bytes are reached."""
-    with open(path, encoding="utf-8", errors="strict", newline=None) as handle:
-        first = True
-        for line in handle:
-            if first:
-                first = False
-                if line.startswith("\ufeff"):
-                    line = line[1:]
-            yield line
+    dropped, CRLF and CR turned into LF), each with its ``\\n``: the reader's own :func:`stream_lines`. Run
+    :func:`scan_file` first: a file that is not UTF-8 raises :class:`UnicodeDecodeError` only when the bad bytes
+    are reached."""
+    with open(path, encoding="utf-8", errors="strict", newline="") as handle:
+        yield from stream_lines(handle)
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
