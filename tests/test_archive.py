@@ -222,6 +222,17 @@ def test_stats_equal_figures_computed_from_score_sheets(exported):
     assert cards == {name: count for name, count in built.items()}
     flows = {(row[0], row[1]): row[3] for row in reports["trades"].rows}
     assert flows == dict(trade)
+    by_count = defaultdict(list)
+    for record in corpus():
+        by_count[record.players].append(replay(record).scores)
+    counts = {row[0]: row for row in reports["player_counts"].rows}
+    assert sorted(counts) == sorted(by_count)
+    for players, sheets in by_count.items():
+        row = counts[players]
+        assert row[1] == len(sheets)
+        assert row[2] == pytest.approx(sum(ln.total for s in sheets for ln in s.lines) / (players * len(sheets)),
+                                       abs=0.01)
+        assert row[4] == sum(1 for s in sheets if len(s.winners()) > 1)  # R-WIN: shared victories
     player = {r.name: r for r in run_stats([out], Filters(player="Ada"))}["player"]
     overall = player.rows[0]
     assert overall[0] == "(all)" and overall[2] == len(ada)
