@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from ..notation.errors import NotationError
+from ..notation.reader.split import is_boundary
 from ..record import Record, Span
 from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
 from .report import Diagnostic, FileReport, GameReport, no_game_remark
@@ -136,7 +137,7 @@ def iter_check(lines: Iterable[str], source: str = "<string>", *,
 def _game_start(lines: list[str], line: int) -> int:
     """The line of the ``[Format`` tag that opens the game holding ``line`` (1 if none)."""
     for k in range(min(line, len(lines)), 0, -1):
-        if lines[k - 1].lstrip(" \t").startswith("[Format"):
+        if is_boundary(lines[k - 1]):
             return k
     return 1
 
