@@ -343,3 +343,20 @@ def test_the_report_option_names_every_query():
     out = run("stats", str(REPLAYS), "--report", "wonders", "--csv").stdout
     assert out.startswith("# wonders\nwonder,side,seats,wins,win_rate,avg_score\n") and "# cards" not in out
     run("stats", str(REPLAYS), "--report", "player", code=2)
+
+
+def test_plays_the_replay_never_reaches_are_rows_too_R_TURN():
+    """A record missing turn I.3: the replay stops there (R-TURN), every later action is still a row, marked
+    not-replayed, and the game is incomplete with NULL scores."""
+    base = corpus()[3]
+    record = base.model_copy(update={"turns": tuple(t for t in base.turns if (t.age, t.number) != (1, 3)),
+                                      "results": ()})
+    played = replay(record)
+    rows = R.game_rows(record, played, gid=7, source="s", index=1)
+    at = {name: k for k, (name, _) in enumerate(R.TABLES["plays"])}
+    plays = rows.tables["plays"]
+    assert len(plays) == sum(len(t.actions) for t in record.turns)
+    outcomes = Counter(p[at["outcome"]] for p in plays)
+    assert outcomes["not-replayed"] == sum(len(t.actions) for t in record.turns if (t.age, t.number) > (1, 3))
+    assert rows.tables["games"][0][5] is False and rows.tables["seats"][0][13] is None
+    assert any(f[3] == "R-TURN" for f in rows.tables["findings"])
