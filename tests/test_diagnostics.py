@@ -254,6 +254,6 @@ def test_the_cli_shows_every_diagnostic_through_the_one_renderer(monkeypatch, tm
 
 def test_a_broken_game_starts_at_its_format_line_not_at_a_formats_tag():
     """The game a notation error belongs to is found with the reader's boundary test: '[Formats' is another tag."""
-    report = check_text('{ notes }\n[Format "7WN 1"]\n[Formats x]\nI.1 x\n', source="g.7wn")
+    report = check_text('\n[Format "7WN 1"]\n[Formats x]\nI.1 x\n', source="g.7wn")
     (game,) = report.games
     assert (game.read, game.line, game.diagnostics[0].line) == (False, 2, 3)
