@@ -257,3 +257,29 @@ def test_a_broken_game_starts_at_its_format_line_not_at_a_formats_tag():
     report = check_text('\n[Format "7WN 1"]\n[Formats x]\nI.1 x\n', source="g.7wn")
     (game,) = report.games
     assert (game.read, game.line, game.diagnostics[0].line) == (False, 2, 3)
+
+
+@pytest.mark.parametrize("spool", [1 << 20, 64])  # in memory, and spooled to a temporary file past 64 bytes
+def test_the_streamed_json_report_is_the_whole_reports_json(monkeypatch, spool):
+    """diagnostics.jsonreport, without the CLI: the text streamed file by file equals json.dumps of the
+    CheckReport of the same inputs, whatever the spool size."""
+    import json
+
+    from wnotation.diagnostics import CheckTally, jsonreport, no_game_remark
+
+    monkeypatch.setattr(jsonreport, "SPOOL_BYTES", spool)
+    bad, _, _ = with_action(game_text(), "I.1", 1, "Apothecary")
+    files = (check_text(game_text() + "\n" + bad, "a.7wn"), FileReport("b.7wn", (), "not UTF-8 text"),
+             FileReport("c.7wn", (), remarks=(no_game_remark("c.7wn", ""),)))
+    out: list[str] = []
+    tally = CheckTally()
+    stream = jsonreport.JsonReport(tally, out.append)
+    for f in files:
+        stream.start(f.source)
+        for g in f.games:
+            tally.add_game(g)
+            stream.game(g)
+        tally.add_file(f.error, f.remarks)
+        stream.end(f.error, f.remarks)
+    stream.finish()
+    assert "".join(out) == json.dumps(CheckReport(files).to_dict(), indent=2, ensure_ascii=False) + "\n"
