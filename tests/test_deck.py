@@ -368,3 +368,10 @@ def test_shuffle_draws_once_per_position():
 if __name__ == "__main__":
     print(render_deck_order())
     print(render_vectors())
+
+
+def test_the_seeded_deal_keeps_its_old_name():
+    """deck.Deal is now SeededDeal (a record's stated hands are record.Deal); the old name stays importable."""
+    from wnotation import deck
+
+    assert deck.Deal is deck.SeededDeal and isinstance(deck.deal(3, 1), deck.SeededDeal)

@@ -80,3 +80,15 @@ def test_actions_listed_out_of_seat_order_keep_their_seats_through_the_text():
     data["turns"][0]["actions"].reverse()
     record = _load(data)
     assert parse(write(record)) == parse(GAME)
+
+
+def test_the_renamed_models_keep_their_old_names_and_published_schema_names():
+    """record.Purchase is now StatedPurchase (the engine's trade.Purchase is another thing); the old name stays
+    importable and JSON and its schema keep the published name."""
+    from wnotation import record
+
+    assert record.Purchase is record.StatedPurchase
+    schema = record.json_schema()
+    assert "Purchase" in schema["$defs"] and "StatedPurchase" not in schema["$defs"]
+    assert '"#/$defs/StatedPurchase"' not in json.dumps(schema)
+    assert schema["$defs"]["Purchase"]["title"] == "Purchase"

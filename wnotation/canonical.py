@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from .catalog import CatalogError, load
 from .engine import Replay, legal_actions, replay
 from .engine.rules import free_reason
-from .record import UNKNOWN, Action, Purchase, Record, Turn
+from .record import UNKNOWN, Action, Record, StatedPurchase, Turn
 from .vocabulary import Address
 
-NOTHING = Purchase()  # ``()``: nothing bought
+NOTHING = StatedPurchase()  # ``()``: nothing bought
 
 __all__ = ["PurchaseChange", "canonical_purchases", "purchase_changes", "same_replay"]
 
@@ -49,12 +49,12 @@ class PurchaseChange:
     seat: int
     use: str
     card: str
-    before: Purchase | None
-    after: Purchase | None
+    before: StatedPurchase | None
+    after: StatedPurchase | None
     why: str
 
     def __str__(self) -> str:
-        def text(p: Purchase | None) -> str:
+        def text(p: StatedPurchase | None) -> str:
             if p is None:
                 return "no purchase"
             groups = [f"{side} {' '.join(units)}" for side, units in (("L", p.left), ("R", p.right)) if units]
@@ -65,12 +65,12 @@ class PurchaseChange:
                f"({self.why})"
 
 
-def _as_record(p) -> Purchase:
+def _as_record(p) -> StatedPurchase:
     """An engine purchase as the Record holds one: each side's units sorted by name."""
-    return Purchase(left=tuple(sorted(p.left)), right=tuple(sorted(p.right)))
+    return StatedPurchase(left=tuple(sorted(p.left)), right=tuple(sorted(p.right)))
 
 
-def _same(stated: Purchase, option) -> bool:
+def _same(stated: StatedPurchase, option) -> bool:
     return sorted(stated.left) == sorted(option.left) and sorted(stated.right) == sorted(option.right)
 
 

@@ -26,7 +26,10 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 7
 SIDES = ("day", "night")
 
 Resource = str
-City = Literal["self", "left", "right"]
+#: Which city an effect looks at: the seat's own or a neighbour's (R-SEAT). The engine's city state is
+#: :class:`wnotation.engine.state.City`.
+CityRef = Literal["self", "left", "right"]
+City = CityRef  # the former name, kept for existing callers
 
 
 class CatalogError(ValueError):
@@ -77,7 +80,7 @@ class TradeDiscount:
     """Units of ``resources`` bought from the named neighbours cost ``price`` (R-PRICE)."""
 
     resources: tuple[Resource, ...]
-    neighbours: tuple[City, ...]
+    neighbours: tuple[CityRef, ...]
     price: int = 1
 
 
@@ -87,7 +90,7 @@ class CoinsPer:
 
     counts: tuple[str, ...]  # colours, or ("wonder_stage",)
     each: int
-    cities: tuple[City, ...]
+    cities: tuple[CityRef, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +99,7 @@ class PointsPer:
 
     counts: tuple[str, ...]
     each: int
-    cities: tuple[City, ...]
+    cities: tuple[CityRef, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,15 +147,20 @@ def shuffle(items: Iterable[T], rng: SplitMix64) -> list[T]:
 
 
 @dataclass(frozen=True, slots=True)
-class Deal:
-    """What a seed decides: the guilds and, per Age, each seat's 7 dealt cards (seat order)."""
+class SeededDeal:
+    """What a seed decides: the guilds and, per Age, each seat's 7 dealt cards (seat order). A record's stated
+    hands are :class:`wnotation.record.Deal`."""
 
     seed: int
     guilds: tuple[Card, ...]
     hands: tuple[tuple[tuple[Card, ...], ...], ...]  # hands[age-1][seat-1]
 
 
-def deal(players: int, seed: int, guilds: Sequence[str] | None = None) -> Deal:
+#: The former name of :class:`SeededDeal`, kept for existing callers.
+Deal = SeededDeal
+
+
+def deal(players: int, seed: int, guilds: Sequence[str] | None = None) -> SeededDeal:
     """The ``SM64-FY`` deal of a game: guilds drawn (unless given), then each Age deck shuffled and dealt.
 
     One generator serves the whole game, in this order: the 10 guilds in catalogue order are shuffled and the
@@ -175,4 +180,4 @@ def deal(players: int, seed: int, guilds: Sequence[str] | None = None) -> Deal:
     for age in AGES:
         cards = shuffle(deck(age, players, names), rng)
         hands.append(tuple(tuple(cards[HAND_SIZE * k : HAND_SIZE * (k + 1)]) for k in range(players)))
-    return Deal(seed, guild_cards, tuple(hands))
+    return SeededDeal(seed, guild_cards, tuple(hands))

@@ -85,11 +85,19 @@ class Annotation(_Model):
 NO_ANNOTATION = Annotation()
 
 
-class Purchase(_Model):
+# What a record states was bought; the engine's solved purchase, with its coins, is wnotation.engine.trade.Purchase.
+# The docstring is the schema's description, and JSON and its schema keep the name Purchase (spec 14).
+class StatedPurchase(_Model):
     """Resource units bought from each neighbour for one payment (R-TRADE); each tuple is sorted."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", title="Purchase")
 
     left: tuple[str, ...] = ()
     right: tuple[str, ...] = ()
+
+
+#: The former name of :class:`StatedPurchase`, kept for existing callers.
+Purchase = StatedPurchase
 
 
 class Pick(_Model):
@@ -113,7 +121,7 @@ class Action(_Model):
     seat: int
     use: Use
     card: str
-    purchase: Purchase | None = None
+    purchase: StatedPurchase | None = None
     discard: str | None = None
     pick: Pick | None = None
     annotation: Annotation = NO_ANNOTATION
@@ -252,6 +260,29 @@ class Record(_Model):
         return next((t.value for t in self.tags if t.name == name), default)
 
 
+#: Models whose JSON Schema name is not their Python name (renamed in Python, published names kept).
+_SCHEMA_NAMES = {"StatedPurchase": "Purchase"}
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a Record, for implementations in other languages."""
-    return Record.model_json_schema()
+    schema = Record.model_json_schema()
+    defs = schema.get("$defs", {})
+    for python, published in _SCHEMA_NAMES.items():
+        if python in defs:
+            defs[published] = defs.pop(python)
+    schema["$defs"] = dict(sorted(defs.items()))
+    return _renamed_refs(schema)
+
+
+def _renamed_refs(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: (_ref(v) if k == "$ref" else _renamed_refs(v)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_renamed_refs(v) for v in node]
+    return node
+
+
+def _ref(ref: str) -> str:
+    head, _, name = ref.rpartition("/")
+    return f"{head}/{_SCHEMA_NAMES.get(name, name)}"

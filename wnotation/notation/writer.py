@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..record import Action, Annotation, Purchase, Record, SeatResult, Turn
+from ..record import Action, Annotation, Record, SeatResult, StatedPurchase, Turn
 from ..vocabulary import RESULT_FIELDS, numeral, seat_key
 from . import lexical
 from .export import Exporter, export
@@ -200,7 +200,7 @@ def format_action(action: Action, seat: str | None = None) -> str:
     return text
 
 
-def format_purchase(purchase: Purchase) -> str:
+def format_purchase(purchase: StatedPurchase) -> str:
     """``(L clay glass, R 2 wood)``: left then right, each unit as held, repeats counted; ``()`` if empty."""
     groups = []
     for side, units in (("L", purchase.left), ("R", purchase.right)):

@@ -27,11 +27,11 @@ from ...record import (
     Action,
     Annotation,
     Pick,
-    Purchase,
     Record,
     Seat,
     SeatResult,
     Span,
+    StatedPurchase,
     Turn,
 )
 from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, RESULT_FIELDS, seat_key, turn_label
@@ -252,7 +252,7 @@ class Draft:
         self.seat_at = 0
         self.use = "build"
         self.card = UNKNOWN
-        self.purchase: Purchase | None = None
+        self.purchase: StatedPurchase | None = None
         self.discard: str | None = None
         self.pick: PickDraft | None = None
         self.glyph: str | None = None
@@ -291,7 +291,7 @@ def piece(g: Game, m: Any, at: int, line: int, column: int) -> tuple[Draft, Pick
     return a, pick
 
 
-def purchase(text: str) -> Purchase:
+def purchase(text: str) -> StatedPurchase:
     """The purchase written ``text`` (a ``lexical.PURCHASE``): units sorted per side, counts expanded."""
     sides: dict[str, list[str]] = {"left": [], "right": []}
     for gm in lexical.GROUP_RE.finditer(text):
@@ -299,7 +299,7 @@ def purchase(text: str) -> Purchase:
         for um in lexical.UNIT_RE.finditer(gm.group("units")):
             count = um.group("count")
             units.extend([lexical.keyword(um.group("resource"))] * (int(count) if count else 1))
-    return make(Purchase, {"left": tuple(sorted(sides["left"])), "right": tuple(sorted(sides["right"]))})
+    return make(StatedPurchase, {"left": tuple(sorted(sides["left"])), "right": tuple(sorted(sides["right"]))})
 
 
 def clauses(g: Game, a: Draft, text: str, at: int, line: int, column: int) -> PickDraft | None:
