@@ -390,6 +390,11 @@ def test_every_bundled_replay_and_casebook_case_passes_in_the_browser(browser, t
             record = next(iter(read_games(g.source)))
             played = replay(record)
             w.open(tmp_path / "site" / g.page)
+            listed = w.page.locator("#allfindings li").count()
+            assert listed == max(1, len([f for f in played.findings if not f.check_only])), g.page
+            if not played.addresses:  # results only (a score pad), or an expansion's game: findings, no position
+                assert w.page.text_content("#label").startswith("No position to show"), g.page
+                continue
             shown = w.page.evaluate(READ_POSITIONS, "all" if folder_name == "replays" else "some")
             assert shown[-1][0] == len(played.addresses) - 1, g.page
             flagged = {k for k, a in enumerate(played.addresses)

@@ -115,3 +115,20 @@ def test_the_documents_7wn_blocks_are_classified_but_the_error_examples() -> Non
                 assert_classified(block)
                 seen += 1
     assert seen >= 10
+
+
+def test_the_lexers_words_are_the_grammars() -> None:
+    """The lexer keeps its own lists (it loads no grammar); every word of the grammar's terminals is among them
+    (a word the lexer knows more colours nothing wrongly: it does not validate)."""
+    import re
+
+    from wnotation.viewer import lexer
+
+    grammar = (ROOT / "grammar" / "7wn.lark").read_text(encoding="utf-8")
+
+    def words(terminal: str) -> set[str]:
+        body = re.search(rf"^{terminal}:(.*?)(?=^\S)", grammar, flags=re.M | re.S).group(1)
+        return set(re.findall(r'"([a-z]+)"i', body))
+
+    assert words("_CATEGORY") <= set(lexer.CATEGORY_WORDS) and len(words("_CATEGORY")) >= 10
+    assert words("_RESOURCE") == set(lexer.RESOURCE_WORDS)

@@ -18,8 +18,13 @@ _NAME = rf"{_WORD}(?:[ \t]+{_WORD})*"
 _SEAT_WORD = r"[A-Za-z0-9\u00c0-\u024f][A-Za-z0-9_'.\-\u00c0-\u024f\u0300-\u036f]*"
 _SEAT = rf"(?:#[1-7]|{_SEAT_WORD}(?:[ \t]+{_SEAT_WORD})*)"
 _GLYPH = r"(?:!!|\?\?|!\?|\?!|!|\?)"
-_RESOURCE = r"(?:wood|stone|clay|ore|glass|papyrus|loom)\b"
-_CATEGORY = r"(?:military|treasury|wonder|civilian|commercial|guilds|science|total|coins|rank)\b"
+#: The result line's words, as the grammar's _CATEGORY has them (tests/test_viewer_lexer.py keeps the two equal).
+CATEGORY_WORDS = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "cities",
+                  "leaders", "armada", "edifice", "total", "coins", "rank", "tablets", "compasses", "gears")
+#: The purchase's resources, as the grammar's _RESOURCE has them.
+RESOURCE_WORDS = ("wood", "stone", "clay", "ore", "glass", "papyrus", "loom")
+_CATEGORY = rf"(?:{'|'.join(CATEGORY_WORDS)})\b"
+_RESOURCE = rf"(?:{'|'.join(RESOURCE_WORDS)})\b"
 _COMMENT = r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}"
 _ATAG = r"\[%[A-Za-z][A-Za-z0-9_\-]*(?:[ \t][^\]\\]*(?:\\[\s\S][^\]\\]*)*)?\]"
 
@@ -96,8 +101,9 @@ class SevenWNLexer(RegexLexer):
             (r"\)", Punctuation, "#pop"),
             (r",", Punctuation),
             (r"(?i)(?:left|right|l|r)\b", Keyword.Pseudo),
-            (r"[1-9][0-9]?", Number.Integer),
+            (r"0|[1-9][0-9]?", Number.Integer),
             (rf"(?i){_RESOURCE}", Name.Builtin),
+            (r"(?i)coins?\b", Keyword.Pseudo),  # a purchase stated in coins paid to each side (format 2)
         ],
         "tail": [
             (r"(?=\n)", Whitespace, "#pop"),

@@ -313,6 +313,7 @@
   function chart(p) {
     var box = $("chart");
     clear(box);
+    if (!p.by_age.length) return;  // a score pad has no Ages to chart
     var rows = p.by_age, n = rows.length;
     var lo = 0, hi = 1;
     rows.forEach(function (r) { r.forEach(function (v) { lo = Math.min(lo, v); hi = Math.max(hi, v); }); });
@@ -353,7 +354,7 @@
       });
       annotations(box, t.label, { before: [], after: t.note.after, tags: t.note.tags });
     }
-    if (i === P.length - 1) note(box, null, g.after);
+    if (i === P.length - 1 || !P.length) note(box, null, g.after);
     if (!box.firstChild) box.appendChild(el("p", "empty", "No commentary at " + p.address + "."));
     var fl = $("findings");
     clear(fl);
@@ -445,7 +446,11 @@
   if (P.length) {
     var start = fromHash();
     go(start === null ? 0 : start, start !== null);
+  } else if (D.final) {  // a score-pad record: its score sheet, and no turn to replay
+    $("label").textContent = "A score-pad record: the final score sheet, no turn to replay.";
+    renderScore({ provisional: false, score: D.final.seats, address: "the end", by_age: [] });
+    renderNotes({ address: "the end", findings: D.findings.map(function (f, k) { return k; }) }, 0);
   } else {
-    $("label").textContent = "The record plays no turn: there is no position to show.";
+    $("label").textContent = "No position to show: the engine replays no turn of this record (see the findings).";
   }
 })();
