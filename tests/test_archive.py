@@ -360,3 +360,20 @@ def test_plays_the_replay_never_reaches_are_rows_too_R_TURN():
     assert outcomes["not-replayed"] == sum(len(t.actions) for t in record.turns if (t.age, t.number) > (1, 3))
     assert rows.tables["games"][0][5] is False and rows.tables["seats"][0][13] is None
     assert any(f[3] == "R-TURN" for f in rows.tables["findings"])
+
+
+def test_rows_do_not_depend_on_how_a_file_is_cut_into_pieces(tmp_path):
+    """Game ids, places and lines, broken games and text before the first game give the same rows whatever the
+    piece size (the parts differ, their rows together do not)."""
+    texts = [write(r) for r in corpus()[:9]]
+    texts[4] = texts[4].replace("\nI.2 ", "\nI.2 Nonsense Card ", 1)
+    path = tmp_path / "cut.7wn"
+    path.write_text("stray words before any game\n\n" + "\n".join(texts), encoding="utf-8")
+    tables = []
+    for size in (1, 4, 100):
+        summary = export([path], tmp_path / f"p{size}", piece_games=size)
+        assert (summary.games, summary.broken) == (10, 2)  # the stray text is game 0, read as broken
+        tables.append({t: read_table(tmp_path / f"p{size}", t) for t in R.TABLES})
+    assert tables[0] == tables[1] == tables[2]
+    games = tables[0]["games"]
+    assert [g[2] for g in games] == list(range(10)) and [g[4] for g in games].count(False) == 2
