@@ -53,7 +53,7 @@ def test_rules_json_has_every_field_and_the_cases():
     one = json.loads(run("rules", "trade", "--json").stdout)
     assert one["id"] == "R-TRADE" and one["breakable"] is True and one["ruling"] is None
     assert [c["file"].removesuffix(".7wn") for c in one["cases"]] == _naming("R-TRADE")
-    assert json.loads(run("rules", "R-WIN", "--json").stdout)["breakable"] is False
+    assert json.loads(run("rules", "R-START", "--json").stdout)["breakable"] is False
 
 
 def test_an_unknown_rule_is_one_line_with_the_nearest_id():

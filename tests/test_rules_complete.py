@@ -67,7 +67,8 @@ def test_each_ruling_section_of_the_spec_is_a_registry_entry():
 
 def test_registry_entries_are_complete_and_unique():
     assert len(set(RULES)) == len(RULES) == len(rulebook.RULES)
-    sections = (rulebook.SETUP, rulebook.TURN, rulebook.PAYING, rulebook.POWERS, rulebook.AGE_END, rulebook.SCORING)
+    sections = (rulebook.SETUP, rulebook.TURN, rulebook.PAYING, rulebook.POWERS, rulebook.AGE_END, rulebook.SCORING,
+                rulebook.EXPANSION_ROWS)
     order = [sections.index(r.section) for r in rulebook.RULES]
     assert order == sorted(order)  # the reference's chapters, in its order
     for rule in rulebook.RULES:

@@ -27,9 +27,11 @@ from pydantic.json_schema import SkipJsonSchema
 
 from . import catalog as _catalog
 from .vocabulary import CATEGORIES as CATEGORIES  # re-exported: the Record's users import it from here
+from .vocabulary import EXPANSIONS as _EXPANSIONS
 
 UNKNOWN = "?"
 Use = Literal["build", "stage", "sell"]
+Expansion = Literal["Cities", "Leaders", "Armada", "Edifice"]  # vocabulary.EXPANSIONS (a test keeps them equal)
 Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
 GLYPHS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 FORMAT_VERSION = "7WN 1"
@@ -191,7 +193,9 @@ class Tag(_Model):
 
 
 class SeatResult(_Model):
-    """Expected results for one seat; any field may be left out, and only stated ones are verified."""
+    """Expected results for one seat; any field may be left out, and only stated ones are verified. The four
+    expansion categories (``cities`` … ``edifice``, R-SCORE-EXP) belong to score-pad records whose ``expansions``
+    name them."""
 
     seat: int
     military: int | None = None
@@ -201,9 +205,16 @@ class SeatResult(_Model):
     commercial: int | None = None
     guilds: int | None = None
     science: int | None = None
+    cities: int | None = None
+    leaders: int | None = None
+    armada: int | None = None
+    edifice: int | None = None
     total: int | None = None
     coins: int | None = None
     rank: int | None = None
+    tablets: int | None = None
+    compasses: int | None = None
+    gears: int | None = None
     span: SourceSpan = Field(default=None, exclude=True)
 
 
@@ -211,11 +222,14 @@ class Record(_Model):
     """One game of 7 Wonders as written: roster, optional deals, the turns and the optional expected results.
 
     ``tags`` holds every header tag that has no field of its own (``Event``, ``Site``, … in file order).
+    ``expansions`` names the expansions played (the ``[Expansions]`` tag), in the score pad's order; a record
+    naming one is a score-pad record (results, no turns): turn-by-turn replay covers the base game only.
     """
 
     format: str = FORMAT_VERSION
     edition: str = EDITION
     date: str | None = None
+    expansions: tuple[Expansion, ...] = ()
     seats: tuple[Seat, ...]
     tags: tuple[Tag, ...] = ()
     guilds: tuple[str, ...] | None = None
@@ -225,6 +239,14 @@ class Record(_Model):
     results: tuple[SeatResult, ...] = ()
     annotation: Annotation = NO_ANNOTATION
     span: SourceSpan = Field(default=None, exclude=True)
+
+    @field_validator("expansions")
+    @classmethod
+    def _pad_order(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """Each expansion once, kept in the score pad's order (as the reader gives them)."""
+        if len(set(value)) != len(value):
+            raise ValueError("an expansion is named twice")
+        return tuple(sorted(value, key=_EXPANSIONS.index))
 
     @model_validator(mode="after")
     def _well_formed(self) -> "Record":

@@ -16,7 +16,9 @@ from typing import Literal
 from .catalog import AGE_NUMERALS, AGES, RESOURCES
 
 __all__ = [
-    "AGES", "AGE_NUMERALS", "NUMERALS", "AGE_OF_NUMERAL", "CATEGORIES", "RESULT_FIELDS", "RESOURCES", "SIDES",
+    "AGES", "AGE_NUMERALS", "NUMERALS", "AGE_OF_NUMERAL", "CATEGORIES", "EXPANSIONS", "EXPANSION_CATEGORIES",
+    "EXPANSION_OF_CATEGORY", "SHEET_CATEGORIES", "BASE_RESULT_FIELDS", "RESULT_FIELDS",
+    "SYMBOL_FIELDS", "LINE_FIELDS", "RESOURCES", "SIDES",
     "VERBS", "EXTRA_TURN", "END", "Address", "ADDRESSES", "START", "numeral", "age_of_numeral", "turn_label",
     "nfc", "seat_key", "left_of", "right_of", "neighbour", "Side",
 ]
@@ -25,8 +27,24 @@ __all__ = [
 
 #: The seven scoring categories of the score sheet (R-SCORE), in the order of the score pad.
 CATEGORIES: tuple[str, ...] = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science")
-#: The fields of a result line and of a score-sheet row: the categories, then the total, coins and rank (R-WIN).
-RESULT_FIELDS: tuple[str, ...] = CATEGORIES + ("total", "coins", "rank")
+#: The expansions an ``[Expansions]`` tag may name, in the order of their rows on the score pad (R-SCORE-EXP).
+EXPANSIONS: tuple[str, ...] = ("Cities", "Leaders", "Armada", "Edifice")
+#: Each expansion's row of the score sheet (R-SCORE-EXP), below the seven base rows, in the same order.
+EXPANSION_CATEGORIES: tuple[str, ...] = tuple(name.lower() for name in EXPANSIONS)
+#: An expansion category -> the expansion (as the tag names it) whose row it is.
+EXPANSION_OF_CATEGORY: dict[str, str] = dict(zip(EXPANSION_CATEGORIES, EXPANSIONS))
+#: Every row of points a score sheet may have, top to bottom: the base rows, then the expansions' rows.
+SHEET_CATEGORIES: tuple[str, ...] = CATEGORIES + EXPANSION_CATEGORIES
+#: The fields of a base-game result line: the seven categories, then the total, coins and rank (R-WIN).
+BASE_RESULT_FIELDS: tuple[str, ...] = CATEGORIES + ("total", "coins", "rank")
+#: The fields of a result line and of a score-sheet row, in the order a writer writes them: the base categories,
+#: the expansion categories (only a record naming the expansion states them), then the total, coins and rank.
+RESULT_FIELDS: tuple[str, ...] = SHEET_CATEGORIES + ("total", "coins", "rank")
+#: A result line may also state the seat's science symbols (R-SCORE): the counts of tablets, compasses and gears,
+#: each "any" symbol counted as the symbol it was assigned (R-SCIENCE-ANY); the science points must follow.
+SYMBOL_FIELDS: tuple[str, ...] = ("tablets", "compasses", "gears")
+#: Every word a result line may state, in the order a writer writes them.
+LINE_FIELDS: tuple[str, ...] = RESULT_FIELDS + SYMBOL_FIELDS
 
 # --- Ages, turns and addresses ----------------------------------------------------------------------------------
 

@@ -375,13 +375,22 @@ class _Run:
 def replay(record: Record) -> Replay:
     """Replay ``record``: every event and finding, the score sheet when the game is complete, with the record's
     expected results verified (R-SCORE), and its positions (taken when asked for). Deterministic. Cost: linear in
-    the number of actions, with memoised trade questions; no position is built unless asked for."""
+    the number of actions, with memoised trade questions; no position is built unless asked for. A score-pad record
+    (results, no turns) and a record naming expansions are checked by :mod:`.scorepad` instead."""
+    if record.expansions or (record.results and not record.turns):
+        from .scorepad import pad_replay
+
+        return pad_replay(record)
     run = _Run(record)
     run.run()
     sheet = None
     if run.game.finished:
         sheet = score([city_view(c) for c in run.game.cities])
     run.findings += _verify(record, sheet, run.table, _stop(run.decoded.order))
+    if record.results:
+        from .scorepad import symbol_findings
+
+        run.findings += symbol_findings(record)
     events = tuple(run.events)
     marks = MappingProxyType(run.marks)
     return Replay(events, tuple(run.findings), Positions(run.start, events, marks), marks, sheet)

@@ -3,8 +3,8 @@
 The IDs are those of the rules reference the engine implements (2nd edition base game, 3-7 players), in its order;
 ``spec/rulings.md`` publishes the same list as its rule index (a test holds the two equal, titles included) and
 states each *ruling* (a point the official text leaves open) in a section of its own. Every finding the engine
-makes carries one of these IDs, and ``wnotation rules ID`` explains one. The reference's rule for expansion score
-rows is out of scope until expansions are, so it is not listed.
+makes carries one of these IDs, and ``wnotation rules ID`` explains one. R-SCORE-EXP, the reference's rule for the
+expansions' score rows, is checked on score-pad records only (engine/scorepad.py).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ PAYING = "Paying: production, trade, chains"
 POWERS = "Wonder powers (special cases)"
 AGE_END = "End of an Age"
 SCORING = "Scoring (seven categories)"
+EXPANSION_ROWS = "Expansion score categories (final score sheets only)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +143,8 @@ RULES: tuple[Rule, ...] = (
          "symbol that maximises its owner's science score.", POWERS, breakable=False),
     Rule("R-MILITARY", "1/3/5 per victory, -1 per defeat, neighbours only",
          "At the end of each Age every seat compares its shields with each neighbour: more gives a victory token "
-         "of 1, 3 or 5 points (Age I, II, III), fewer a defeat token of -1, equal nothing.", AGE_END,
-         breakable=False),
+         "of 1, 3 or 5 points (Age I, II, III), fewer a defeat token of -1, equal nothing; so a seat's military "
+         "points lie in -6..18, which a score-pad record is checked against.", AGE_END),
     Rule("R-SCORE", "seven categories; stated results verified",
          "Each seat scores military, treasury (coins / 3, rounded down), wonder, civilian, commercial, guilds and "
          "science (each symbol count squared, plus 7 per set of three); results a record states are verified.",
@@ -153,8 +154,14 @@ RULES: tuple[Rule, ...] = (
          "three cities, Shipowners the owner's brown, grey and purple cards, Decorators needs every stage of the "
          "owner's board.", SCORING),
     Rule("R-WIN", "highest total; coins break ties; else shared",
-         "The highest total wins; a tie is broken by most coins; seats still tied share the victory.", SCORING,
-         breakable=False),
+         "The highest total wins; a tie is broken by most coins; seats still tied share the victory. A score-pad "
+         "record's ranks are checked against its totals and coins.", SCORING),
+    Rule("R-SCORE-EXP", "expansion rows: Cities, Leaders, Armada, Edifice (score pads only)",
+         "A game played with expansions adds one row per expansion to the score sheet, counted into the total: "
+         "Cities (City cards less one point per Debt token, a -5 token counting five), Leaders, Armada, Edifice "
+         "(Participation pawns less Edifice debts; may be negative). Only score-pad records name expansions "
+         "([Expansions]); a row of an expansion not named is refused, and so is a record with turns that names "
+         "expansions.", EXPANSION_ROWS),
 )
 
 _BY_ID = {rule.id: rule for rule in RULES}

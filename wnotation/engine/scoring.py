@@ -13,6 +13,8 @@ from wnotation.catalog import (
 )
 
 CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science")
+#: The rows of the expansions a score-pad record may name (R-SCORE-EXP), below the base rows, in the pad's order.
+EXPANSION_CATEGORIES = ("cities", "leaders", "armada", "edifice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +38,10 @@ class CityView:
 
 @dataclass(frozen=True, slots=True)
 class ScoreLine:
-    """One seat's row of the score sheet; ``rank`` 1 is a winner and shared places share a rank (1, 1, 3)."""
+    """One seat's row of the score sheet; ``rank`` 1 is a winner and shared places share a rank (1, 1, 3).
+
+    The expansion rows (``cities`` … ``edifice``) are ``None`` unless the game was played with that expansion (a
+    score-pad record, R-SCORE-EXP); ``coins`` is ``None`` on a score pad that states only the treasury row."""
 
     seat: int  # 1-based
     military: int
@@ -47,13 +52,19 @@ class ScoreLine:
     guilds: int
     science: int
     total: int
-    coins: int
+    coins: int | None
     rank: int
+    cities: int | None = None
+    leaders: int | None = None
+    armada: int | None = None
+    edifice: int | None = None
 
     @property
     def categories(self) -> tuple[tuple[str, int], ...]:
-        """The seven categories as (name, points) pairs, in R-SCORE order."""
-        return tuple((name, getattr(self, name)) for name in CATEGORIES)
+        """The categories as (name, points) pairs in the score pad's order: the seven of R-SCORE, then the rows of
+        the expansions played (R-SCORE-EXP)."""
+        base = tuple((name, getattr(self, name)) for name in CATEGORIES)
+        return base + tuple((name, v) for name in EXPANSION_CATEGORIES if (v := getattr(self, name)) is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +74,12 @@ class ScoreSheet:
 
     lines: tuple[ScoreLine, ...]  # in seat order
     provisional: bool = False
+    expansions: tuple[str, ...] = ()  # the expansion rows the sheet has (EXPANSION_CATEGORIES), in the pad's order
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The sheet's rows of points, top to bottom: the seven base categories, then its expansion rows."""
+        return CATEGORIES + self.expansions
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked first: one, or several when the victory is shared (R-WIN)."""
@@ -72,7 +89,7 @@ class ScoreSheet:
         return self.lines[seat - 1]
 
     def __str__(self) -> str:
-        head = ("seat",) + tuple(name[:5] for name in CATEGORIES) + ("total", "coins", "rank")
+        head = ("seat",) + tuple(name[:5] for name in self.rows) + ("total", "coins", "rank")
         rows = [head] + [
             (str(ln.seat),) + tuple(str(v) for _, v in ln.categories) + (str(ln.total), str(ln.coins), str(ln.rank))
             for ln in self.lines

@@ -40,7 +40,7 @@ _SKIP = re.compile(
     r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}|\[%[^\]\\]*(?:\\[\s\S][^\]\\]*)*\]|\"[^\"\\\n]*(?:\\[^\n][^\"\\\n]*)*\"|[^{\[\"\n]+|[\s\S]"
 )
 RESOURCES = _vocabulary.RESOURCES
-CATEGORIES = _vocabulary.RESULT_FIELDS  # the words a result line may state
+CATEGORIES = _vocabulary.LINE_FIELDS  # the words a result line may state
 _ANNOTATION = ("a comment", "a [%tag]")
 _PLAIN = {
     "RUN": "an action",

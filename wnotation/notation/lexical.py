@@ -11,7 +11,7 @@ import re
 
 from ..vocabulary import AGE_OF_NUMERAL as AGE_OF_NUMERAL  # re-exported for callers of this module
 from ..vocabulary import NUMERALS as NUMERALS
-from ..vocabulary import RESOURCES, RESULT_FIELDS, SIDES, VERBS, age_of_numeral
+from ..vocabulary import LINE_FIELDS, RESOURCES, SIDES, VERBS, age_of_numeral
 from ..vocabulary import nfc as nfc
 
 SP = r"[ \t]+"
@@ -37,7 +37,7 @@ CARD_PART = (
 MAIN = rf"(?:{SEAT_REF}{OSP}:{OSP})?(?:{VERB}{SP})?{CARD_PART}"
 PIECE = rf"{MAIN}(?:{CLAUSE})*"
 BAR_SEP = rf"{OSP}\|{OSP}"
-CATEGORY = rf"(?i:{'|'.join(RESULT_FIELDS)})"
+CATEGORY = rf"(?i:{'|'.join(LINE_FIELDS)})"
 
 # The coarse terminals of the grammar, for the equivalence test and the diagnosis.
 TERMINALS = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..record import Action, Annotation, Record, SeatResult, StatedPurchase, Turn
-from ..vocabulary import RESULT_FIELDS, numeral, seat_key
+from ..vocabulary import EXPANSIONS, LINE_FIELDS, numeral, seat_key
 from . import lexical
 from .export import Exporter, export
 from .reader import RESERVED_TAGS
@@ -41,7 +41,7 @@ class TextExporter(Exporter[str]):
         refs = self.refs
         if not 1 <= result.seat <= len(refs):
             raise ValueError(f"a result for seat {result.seat}: this game has seats 1 to {len(refs)}")
-        pairs = [f"{f} {getattr(result, f)}" for f in RESULT_FIELDS if getattr(result, f) is not None]
+        pairs = [f"{f} {getattr(result, f)}" for f in LINE_FIELDS if getattr(result, f) is not None]
         self.body.append(" ".join([f"result {refs[result.seat - 1]}:", *pairs]))
 
     def end_game(self) -> str:
@@ -87,12 +87,23 @@ def _date(date: str | None) -> str:
     return date
 
 
+def _expansions(named: Iterable[str]) -> list[str]:
+    """The expansions in the score pad's order; a name that is not an expansion, or one named twice, is refused."""
+    named = list(named)
+    unknown = [n for n in named if n not in EXPANSIONS]
+    if unknown or len(set(named)) != len(named):
+        raise ValueError(f"expansions {named!r}: each of {', '.join(EXPANSIONS)} at most once")
+    return sorted(named, key=EXPANSIONS.index)
+
+
 def _header(r: Record) -> list[str]:
     lines = [
         f"[Format {_one_line(r.format, 'format')}]",
         f"[Edition {_one_line(r.edition, 'edition')}]",
         f"[Date {_one_line(_date(r.date), 'date')}]",
     ]
+    if r.expansions:
+        lines.append(f"[Expansions {lexical.write_string(', '.join(_expansions(r.expansions)))}]")
     for tag in r.tags:
         if not lexical.TAG_NAME_RE.fullmatch(tag.name) or tag.name.casefold() in _RESERVED_FOLDED:
             raise ValueError(f"free tag name {tag.name!r} is not a valid, unreserved tag name")

@@ -34,7 +34,7 @@ from ...record import (
     StatedPurchase,
     Turn,
 )
-from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, RESULT_FIELDS, seat_key, turn_label
+from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
 from ..errors import NotationError, NotationSyntaxError, RosterError, StructureError, UnknownNameError, at_offset
 
@@ -495,7 +495,7 @@ def result(g: Game, text: str, at: int, kw_line: int, kw_column: int, kw_at: int
         if len(pm.group("value").lstrip("-")) > MAX_DIGITS:
             raise g.error(StructureError, f"the {category} value is too large", where, rule="result")
         fields[category] = int(pm.group("value"))
-    add_result(g, seat, tuple(fields.get(f) for f in RESULT_FIELDS), kw_line, kw_column, kw_at)
+    add_result(g, seat, tuple(fields.get(f) for f in LINE_FIELDS), kw_line, kw_column, kw_at)
 
 
 def add_result_seat(g: Game, text: str, at: int) -> int:
@@ -509,10 +509,10 @@ def add_result_seat(g: Game, text: str, at: int) -> int:
 
 
 def add_result(g: Game, seat: int, values: tuple[int | None, ...], line: int, column: int, at: int) -> None:
-    """The result of ``seat``: ``values`` in ``RESULT_FIELDS`` order (``None`` when not stated), the line's
+    """The result of ``seat``: ``values`` in ``LINE_FIELDS`` order (``None`` when not stated), the line's
     keyword at ``at``."""
     fields: dict[str, Any] = {"seat": seat}
-    fields.update(zip(RESULT_FIELDS, values))
+    fields.update(zip(LINE_FIELDS, values))
     fields["span"] = _span(line + g.line0, column, at + g.off0)
     g.results.append(make(SeatResult, fields))
 
@@ -529,6 +529,7 @@ def finish(g: Game) -> Record:
         "format": FORMAT_VERSION,
         "edition": EDITION,
         "date": h["date"],
+        "expansions": h["expansions"],
         "seats": g.seats,
         "tags": tuple(h["tags"]),
         "guilds": h["guilds"],

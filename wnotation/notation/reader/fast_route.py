@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from ...record import Record
-from ...vocabulary import RESULT_FIELDS
+from ...vocabulary import BASE_RESULT_FIELDS, LINE_FIELDS
 from .. import lexical
 from ..errors import NotationError
 from . import build
@@ -38,10 +38,11 @@ class _Regexes:
         )
         self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({term('RUN')})){nl}")
         self.result = re.compile(rf"(?>({term('RESULT')}))[ \t]*(?>({term('RESULTS')})){nl}")
-        # The writer's result line: every field, in RESULT_FIELDS order, one blank apart, values short enough.
+        # The writer's result line of a base game: every field, in BASE_RESULT_FIELDS order, one blank apart,
+        # values short enough (a score pad's expansion rows take the general pattern).
         # Whatever it matches, ``result`` matches too, with the same seat and pairs (``RESULTS`` is greedy and
         # a seat reference ends before the blanks and ``:``), so it decodes as ``build.result`` would.
-        pairs = "".join(rf" {field} (-?[0-9]{{1,{MAX_DIGITS}}})" for field in RESULT_FIELDS)
+        pairs = "".join(rf" {field} (-?[0-9]{{1,{MAX_DIGITS}}})" for field in BASE_RESULT_FIELDS)
         self.canonical_result = re.compile(rf"result[ \t]*({lexical.SEAT_REF})[ \t]*:{pairs}{nl}")
         self.blanks = re.compile(r"[ \t]*")
 
@@ -115,7 +116,8 @@ def read_body(g: Game, pos: int, line: int) -> Record | None:
                 m = canonical_result(text, pos)
                 if m is not None:
                     seat = build.add_result_seat(g, m.group(1), m.start(1))
-                    build.add_result(g, seat, tuple(map(int, m.groups()[1:])), line, column, pos)
+                    values = dict(zip(BASE_RESULT_FIELDS, map(int, m.groups()[1:])))
+                    build.add_result(g, seat, tuple(values.get(f) for f in LINE_FIELDS), line, column, pos)
                 else:
                     m = result_match(text, pos)
                     if m is None:

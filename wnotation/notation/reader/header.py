@@ -8,6 +8,7 @@ kept by their text (valid ones only), since the same ones come again from game t
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import ClassVar
@@ -15,7 +16,7 @@ from typing import ClassVar
 from ... import catalog as _catalog
 from ...deck import SHUFFLE_ALGORITHM
 from ...record import EDITION, FORMAT_VERSION, UNKNOWN, Deal, Seat, Seed, Span, Tag
-from ...vocabulary import seat_key
+from ...vocabulary import EXPANSIONS, seat_key
 from .. import lexical
 from ..errors import RosterError, TagError, UnknownNameError
 from .build import Game, make
@@ -86,9 +87,6 @@ def read_header(g: Game, entries: list[TagEntry]) -> None:
         if name in seen:
             raise g.error(TagError, f"[{name}] appears twice in this game", name_at, rule="duplicate-tag")
         seen.add(name)
-        if name == "Expansions":
-            raise g.error(TagError, "7WN 1 records the base game: [Expansions] is reserved for later versions",
-                          name_at, rule="reserved-tag")
         if name.startswith("Seat"):
             if raw not in _SEAT_VALUES and len(_strings(raw, raw_at)) != 3:
                 raise g.error(TagError, f"[{name}] holds three values: \"name\" \"Wonder\" \"side\"", name_at,
@@ -104,6 +102,7 @@ def read_header(g: Game, entries: list[TagEntry]) -> None:
     g.header["tags"] = free
     g.header["span"] = g.span(first[3], first[4], first[2])
     g.header["date"] = _read_date(g, values, first)
+    g.header["expansions"] = _read_expansions(g, values.get("Expansions"))
     _read_seats(g, seat_tags, first)
     g.header["guilds"] = _read_guilds(g, values.get("Guilds"))
     g.header["seed"] = _read_seed(g, values.get("Seed"))
@@ -139,6 +138,29 @@ def _read_date(g: Game, values: dict[str, TagEntry], first: TagEntry) -> str | N
         raise g.error(TagError, f"date {value!r}: expected YYYY.MM.DD, with ? for unknown digits", tag[6] + 1,
                       rule="date")
     return None if value == lexical.UNKNOWN_DATE else value
+
+
+def _read_expansions(g: Game, entry: TagEntry | None) -> tuple[str, ...]:
+    """The expansions an ``[Expansions "Cities, Leaders"]`` tag names (any case, any order, each once), in the
+    score pad's order (R-SCORE-EXP); an empty tag or an unknown name is an ``expansion`` error at the item."""
+    if entry is None:
+        return ()
+    raw, at = entry[5], entry[6]
+    by_key = {name.casefold(): name for name in EXPANSIONS}
+    named: list[str] = []
+    if not lexical.string_value(raw).strip():
+        raise g.error(TagError, f"[Expansions] names one or more of {', '.join(EXPANSIONS)}", at + 1,
+                      rule="expansion", expected=EXPANSIONS)
+    for text, where in _list_items(g, raw, at):
+        name = by_key.get(text.casefold())
+        if name is None:
+            near = difflib.get_close_matches(text.casefold(), list(by_key), n=1)
+            raise g.error(TagError, f"unknown expansion {text!r}: 7WN knows {', '.join(EXPANSIONS)}", where,
+                          rule="expansion", expected=EXPANSIONS, suggestion=by_key[near[0]] if near else None)
+        if name in named:
+            raise g.error(TagError, f"expansion {name} is named twice", where, rule="expansion")
+        named.append(name)
+    return tuple(sorted(named, key=EXPANSIONS.index))
 
 
 def _read_seats(g: Game, seat_tags: dict[int, TagEntry], first: TagEntry) -> None:
@@ -281,7 +303,7 @@ class Header:
     ``index`` is the game's place in its input (1-based, counting broken games too), ``line`` and ``offset``
     where its ``[Format`` line starts (1-based line, 0-based offset). The other fields are those of the
     :class:`Record` the full reader gives for the game, equal to them: ``format``, ``edition``, ``date``
-    (``None`` when unknown), ``seats``, free ``tags`` in file order, ``guilds``, ``seed``, ``deals`` and ``span``.
+    (``None`` when unknown), ``expansions``, ``seats``, free ``tags`` in file order, ``guilds``, ``seed``, ``deals`` and ``span``.
     """
 
     source: str
@@ -291,6 +313,7 @@ class Header:
     format: str
     edition: str
     date: str | None
+    expansions: tuple[str, ...]
     seats: tuple[Seat, ...]
     tags: tuple[Tag, ...]
     guilds: tuple[str, ...] | None
@@ -312,12 +335,13 @@ class Header:
         return next((t.value for t in self.tags if t.name == name), default)
 
     HEADER_FIELDS: ClassVar[tuple[str, ...]] = (
-        "format", "edition", "date", "seats", "tags", "guilds", "seed", "deals"
+        "format", "edition", "date", "expansions", "seats", "tags", "guilds", "seed", "deals"
     )
 
 
 def header_of(g: Game, index: int) -> Header:
     """The :class:`Header` of a game whose tags ``read_header`` has read; ``index`` its place in its input."""
     h = g.header
-    return Header(g.source, index, g.line0 + 1, g.off0, FORMAT_VERSION, EDITION, h["date"], g.seats, tuple(h["tags"]),
+    return Header(g.source, index, g.line0 + 1, g.off0, FORMAT_VERSION, EDITION, h["date"], h["expansions"], g.seats,
+                  tuple(h["tags"]),
                   h["guilds"], h["seed"], tuple(sorted(h["deals"].values(), key=lambda d: d.age)), h["span"])
