@@ -305,6 +305,13 @@ def test_export_and_stats_commands(tmp_path):
     assert csv_out.startswith("# overview\ngames,complete,plays,errors,wrong_results\n2,")
     run("stats", str(REPLAYS), "--from", "not a date", code=2)
     run("export", str(REPLAYS), code=2)
+    (tmp_path / "notes.txt").write_text("not a database", encoding="utf-8")
+    bad = run("export", str(REPLAYS), "--duckdb", str(tmp_path / "notes.txt"), code=2)
+    assert "not a valid DuckDB database" in bad.stderr
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "not a database"
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "mine.txt").write_text("x", encoding="utf-8")
+    assert "is not empty" in run("export", str(REPLAYS), "-o", str(tmp_path / "full"), code=2).stderr
 
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

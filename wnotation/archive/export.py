@@ -246,7 +246,12 @@ def export(inputs: Sequence[Input], out: str | os.PathLike[str] | None = None, *
         if out is not None:
             summary.targets.append(out_dir)
         if duckdb_file is not None:
-            con = duckdb().connect(os.fspath(duckdb_file))
+            db = duckdb()
+            try:
+                con = db.connect(os.fspath(duckdb_file))
+            except db.Error as exc:
+                raise ArchiveError(f"cannot write the DuckDB file {os.fspath(duckdb_file)}: "
+                                   f"{' '.join(str(exc).split())}") from None
             try:
                 load_parquet(con, out_dir)
             finally:
