@@ -15,7 +15,8 @@ from wnotation.engine import legal_actions, replay
 from wnotation.engine.bot import play_game
 from wnotation.record import Purchase
 
-HEADER = """[Format "7WN 1"]
+#: A header whose Wonders and sides each test fills in (helpers.HEADER is the one plain header).
+ROSTER = """[Format "7WN 1"]
 [Edition "2e"]
 [Date "????.??.??"]
 [Seat1 "Ann" "{one}" "day"]
@@ -27,7 +28,7 @@ HEADER = """[Format "7WN 1"]
 
 def game(body: str, one: str = "Gizah", two: str = "Babylon", three: str = "Rhodos", night: str = "day"):
     """A three-player record (Ben, seat 2, is Ann's left neighbour; Cat, seat 3, her right one)."""
-    return notation.parse(HEADER.format(one=one, two=two, three=three, night=night) + body)
+    return notation.parse(ROSTER.format(one=one, two=two, three=three, night=night) + body)
 
 
 def action(record, label: str, seat: int):

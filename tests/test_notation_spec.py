@@ -12,7 +12,7 @@ from wnotation.notation import NotationError, parse_many, write
 
 SPEC = (Path(__file__).resolve().parents[1] / "spec" / "7wn.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(\S*)( [^\n]*)?\n(.*?)```", SPEC, re.S)
-HEADER = next(text for kind, attrs, text in BLOCKS if "example-header" in (attrs or ""))
+SPEC_HEADER = next(text for kind, attrs, text in BLOCKS if "example-header" in (attrs or ""))
 
 
 def _examples(kind: str) -> list[tuple[str, str | None]]:
@@ -37,15 +37,15 @@ def test_complete_examples_read_and_round_trip(text):
 
 @pytest.mark.parametrize("text", [t for t, _ in _examples("7wn-body")])
 def test_body_examples_read(text):
-    assert parse_many(HEADER + "\n" + text)
+    assert parse_many(SPEC_HEADER + "\n" + text)
 
 
 @pytest.mark.parametrize("text, shown", _examples("7wn-error"))
 def test_error_examples_are_refused_as_shown(text, shown):
     with pytest.raises(NotationError) as info:
-        parse_many(HEADER + "\n" + text, source="example.7wn")
+        parse_many(SPEC_HEADER + "\n" + text, source="example.7wn")
     e = info.value
-    offset = HEADER.count("\n") + 1
+    offset = SPEC_HEADER.count("\n") + 1
     first = str(e).splitlines()[0].replace(f"example.7wn:{e.line}:", f"example.7wn:{e.line - offset}:", 1)
     assert first == shown
 
@@ -70,7 +70,7 @@ def _legal_examples() -> list[tuple[str, str]]:
     out = []
     for kind in ("7wn", "7wn-body"):
         blocks = [(attrs, text) for k, attrs, text in BLOCKS if k == kind]
-        out += [(f"spec {kind} block {i}", text if kind == "7wn" else HEADER + "\n" + text)
+        out += [(f"spec {kind} block {i}", text if kind == "7wn" else SPEC_HEADER + "\n" + text)
                 for i, (attrs, text) in enumerate(blocks, 1) if "fragment" not in attrs]
     readme = re.findall(r"^```7wn\n(.*?)^```$", README, flags=re.M | re.S)
     out += [(f"README 7wn block {i}", text) for i, text in enumerate(readme, 1)]
@@ -125,13 +125,13 @@ def test_keyword_case_is_ascii_and_exactly_four_other_letters():
 
     candidates = _look_alikes(set("".join(_KEYWORD_PLACES).lower()))
     for keyword, place in _KEYWORD_PLACES.items():
-        plain = parse(HEADER + "\n" + place.format(keyword.lower()))
+        plain = parse(SPEC_HEADER + "\n" + place.format(keyword.lower()))
         for i, letter in enumerate(keyword):
             for c in candidates[letter.lower()] + ["\uff41"]:  # fullwidth a, never a keyword letter
                 written = keyword[:i] + c + keyword[i + 1:]
                 should = c.isascii() and c.lower() == letter.lower() or _EXTRA.get(c) == letter.lower()
                 try:
-                    record = parse(HEADER + "\n" + place.format(written))
+                    record = parse(SPEC_HEADER + "\n" + place.format(written))
                 except NotationError:
                     assert not should, written
                 else:
@@ -162,7 +162,7 @@ def test_comment_and_tag_texts_are_what_8_1_says():
     assert len(rows) >= 15
     for written, value, canonical in rows:
         written, canonical = written.strip("`"), canonical.strip("`")
-        record = parse_many(HEADER + "\n" + written + "\nI.1 Lumber Yard | sell ? | stage ?\n")[0]
+        record = parse_many(SPEC_HEADER + "\n" + written + "\nI.1 Lumber Yard | sell ? | stage ?\n")[0]
         annotation = record.turns[0].annotation
         expected = json.loads(value.strip("`"))
         if written.startswith("{"):
@@ -176,7 +176,7 @@ def test_comment_and_tag_texts_are_what_8_1_says():
 
 def test_an_annotation_after_a_pick_belongs_to_the_pick_even_before_a_discard_clause():
     (text,) = [t for k, _, t in BLOCKS if k == "7wn-body" and "pick Workshop { from the pile }, discard" in t]
-    (record,) = parse_many(HEADER + "\n" + text)
+    (record,) = parse_many(SPEC_HEADER + "\n" + text)
     action = record.turns[5].actions[2]
     assert action.pick.card == "Workshop" and action.pick.annotation.after == ("from the pile",)
     assert action.discard == "West Trading Post" and action.annotation.after == ("unused",)
@@ -188,7 +188,7 @@ def test_sides_and_the_seed_algorithm_are_matched_as_section_2_says():
     """A Wonder side in any ASCII case with white space around it; the seed's algorithm in any ASCII case or with ſ
     for s, its two words separated by any white space; nothing else folds."""
     def header(side: str = "day", seed: str = "SM64-FY 5") -> str:
-        return HEADER.replace('"Alice" "Gizah" "day"', f'"Alice" "Gizah" "{side}"') + f'[Seed "{seed}"]\n'
+        return SPEC_HEADER.replace('"Alice" "Gizah" "day"', f'"Alice" "Gizah" "{side}"') + f'[Seed "{seed}"]\n'
 
     for side, read in (("DAY", "day"), (" Night ", "night"), ("a", "day"), ("B", "night"), ("\u00a0day\u3000", "day")):
         assert parse_many(header(side=side))[0].seats[0].side == read, side
