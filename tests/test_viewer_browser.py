@@ -13,6 +13,7 @@ import json
 import os
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -442,3 +443,11 @@ def test_keyboard_alone_and_the_accessibility_tree(browser, folder) -> None:
         w.assert_quiet(path)
     finally:
         w.close()
+
+
+@pytest.mark.parametrize("ci, outcome", [("true", pytest.fail.Exception), ("", pytest.skip.Exception)])
+def test_a_missing_chromium_fails_under_ci_and_skips_elsewhere(monkeypatch, ci, outcome) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(outcome, match="chromium is missing"):
+        next(launch())
