@@ -45,31 +45,39 @@ def exported(tmp_path_factory):
     return tmp / "out", summary
 
 
+def named(table: str, rows) -> list[dict]:
+    """Rows of ``table`` as dicts by column name: tests read columns by name, so a column added to the schema
+    (spec/archive.md allows that) does not move what they read."""
+    names = [name for name, _ in R.TABLES[table]]
+    return [dict(zip(names, row)) for row in rows]
+
+
 def records_in_order():
     return [r for r in read_games("\n".join(write(r) for r in corpus()))]
 
 
 def test_plays_are_the_actions_and_seats_the_score_sheets(exported):
     out, summary = exported
-    games = read_table(out, "games")
-    seats = read_table(out, "seats")
+    games = named("games", read_table(out, "games"))
+    seats = named("seats", read_table(out, "seats"))
     plays = read_table(out, "plays")
     records = records_in_order()
     assert summary.games == len(games) == len(records) and summary.complete == len(records)
     assert len(plays) == sum(len(t.actions) for r in records for t in r.turns) == summary.actions
     by_game = defaultdict(list)
     for row in seats:
-        by_game[row[0]].append(row)
+        by_game[row["game_id"]].append(row)
+    categories = ("military", "treasury", "wonder_points", "civilian", "commercial", "guilds", "science")
     for g, record in zip(games, records):
         sheet = replay(record).scores
-        lines = by_game[g[0]]
-        assert [row[2] for row in lines] == [s.name for s in record.seats]
+        lines = by_game[g["game_id"]]
+        assert [row["name"] for row in lines] == [s.name for s in record.seats]
         for row, line in zip(lines, sheet.lines):
-            cats = row[6:13]
-            assert sum(cats) == row[13] == line.total  # R-SCORE: the categories add up to the total
-            assert cats == tuple(v for _, v in line.categories)
-            assert (row[14], row[15]) == (line.coins, line.rank)
-            assert row[16] == (line.seat in sheet.winners())  # R-WIN
+            cats = tuple(row[c] for c in categories)
+            assert sum(cats) == row["total"] == line.total  # R-SCORE: the categories add up to the total
+            assert cats == tuple(v for _, v in line.categories)[:7]
+            assert (row["coins"], row["rank"]) == (line.coins, line.rank)
+            assert row["winner"] == (line.seat in sheet.winners())  # R-WIN
 
 
 def test_purchases_equal_the_trades_of_the_replay(exported):
@@ -117,14 +125,14 @@ def test_military_rows_are_the_conflicts(exported):
     """R-MILITARY: each seat meets both neighbours every Age; the tokens are the score sheet's military."""
     out, _ = exported
     military = read_table(out, "military")
-    seats = {(row[0], row[1]): row for row in read_table(out, "seats")}
+    seats = {(row["game_id"], row["seat"]): row for row in named("seats", read_table(out, "seats"))}
     total: Counter = Counter()
     for gid, age, seat, opponent, token, result in military:
         total[(gid, seat)] += token
         assert result == ("victory" if token > 0 else "defeat" if token < 0 else "tie")
     assert len(military) == 2 * 3 * len(seats)
     for key, row in seats.items():
-        assert total[key] == row[6]
+        assert total[key] == row["military"]
 
 
 def test_every_run_gives_the_same_parts(tmp_path, exported):
@@ -155,20 +163,21 @@ def test_bad_input_is_rows_and_counted_while_the_rest_exports(tmp_path):
     summary = export([tmp_path / n for n in names], tmp_path / "out", jobs=2)
     assert (summary.unreadable, summary.no_game, summary.broken, summary.wrong_results) == (2, 1, 1, 1)
     assert summary.complete == 3 and summary.problems == 5
-    games = read_table(tmp_path / "out", "games")
-    findings = read_table(tmp_path / "out", "findings")
+    games = named("games", read_table(tmp_path / "out", "games"))
+    findings = named("findings", read_table(tmp_path / "out", "findings"))
     by_file = defaultdict(list)
     for g in games:
-        by_file[Path(g[1]).name].append(g)
-    assert [g[4] for g in by_file["mixed.7wn"]] == [False, True]  # the broken game, then the good one read
-    assert by_file["mixed.7wn"][0][6] == corpus()[0].players  # what its tag section says is kept
-    assert [g[4] for g in by_file["latin1.7wn"]] == [False]
-    rules = {(Path(next(g[1] for g in games if g[0] == f[0])).name, f[3]) for f in findings}
+        by_file[Path(g["file"]).name].append(g)
+    assert [g["read"] for g in by_file["mixed.7wn"]] == [False, True]  # the broken game, then the good one read
+    assert by_file["mixed.7wn"][0]["players"] == corpus()[0].players  # what its tag section says is kept
+    assert [g["read"] for g in by_file["latin1.7wn"]] == [False]
+    file_of = {g["game_id"]: Path(g["file"]).name for g in games}
+    rules = {(file_of[f["game_id"]], f["rule"]) for f in findings}
     assert ("latin1.7wn", "unreadable") in rules and ("missing.7wn", "unreadable") in rules
     assert ("empty.7wn", "games") in rules and ("wrong.7wn", "R-SCORE") in rules
     assert any(name == "mixed.7wn" and rule not in ("R-SCORE",) for name, rule in rules)
     wrong_row = by_file["wrong.7wn"][0]
-    assert wrong_row[17] is True and wrong_row[18] is False  # results stated, and they do not match
+    assert wrong_row["results_stated"] is True and wrong_row["results_match"] is False  # stated, and wrong
     result = run("export", *[str(tmp_path / n) for n in names[:-1]], "-o", str(tmp_path / "cli"), code=1)
     assert "1 broken" in result.stdout and "2 unreadable" not in result.stdout
 
@@ -300,9 +309,11 @@ def test_export_and_stats_commands(tmp_path):
 
     data = json.loads(out)
     names = [r["name"] for r in data["reports"]]
-    assert names[0] == "overview" and data["reports"][0]["rows"][0]["games"] == 6
+    bundled = sum(1 for path in sorted(REPLAYS.rglob("*.7wn")) for _ in read_games(path))
+    assert names[0] == "overview" and data["reports"][0]["rows"][0]["games"] == bundled
     csv_out = run("stats", str(REPLAYS), "--csv", "--players", "4").stdout
-    assert csv_out.startswith("# overview\ngames,complete,plays,errors,wrong_results\n2,")
+    four = sum(1 for path in sorted(REPLAYS.rglob("*.7wn")) for r in read_games(path) if r.players == 4)
+    assert csv_out.startswith(f"# overview\ngames,complete,plays,errors,wrong_results\n{four},")
     run("stats", str(REPLAYS), "--from", "not a date", code=2)
     run("export", str(REPLAYS), code=2)
     (tmp_path / "notes.txt").write_text("not a database", encoding="utf-8")
@@ -365,8 +376,9 @@ def test_plays_the_replay_never_reaches_are_rows_too_R_TURN():
     assert len(plays) == sum(len(t.actions) for t in record.turns)
     outcomes = Counter(p[at["outcome"]] for p in plays)
     assert outcomes["not-replayed"] == sum(len(t.actions) for t in record.turns if (t.age, t.number) > (1, 3))
-    assert rows.tables["games"][0][5] is False and rows.tables["seats"][0][13] is None
-    assert any(f[3] == "R-TURN" for f in rows.tables["findings"])
+    assert named("games", rows.tables["games"])[0]["complete"] is False
+    assert named("seats", rows.tables["seats"])[0]["total"] is None
+    assert any(f["rule"] == "R-TURN" for f in named("findings", rows.tables["findings"]))
 
 
 def test_rows_do_not_depend_on_how_a_file_is_cut_into_pieces(tmp_path):
@@ -382,5 +394,5 @@ def test_rows_do_not_depend_on_how_a_file_is_cut_into_pieces(tmp_path):
         assert (summary.games, summary.broken) == (10, 2)  # the stray text is game 0, read as broken
         tables.append({t: read_table(tmp_path / f"p{size}", t) for t in R.TABLES})
     assert tables[0] == tables[1] == tables[2]
-    games = tables[0]["games"]
-    assert [g[2] for g in games] == list(range(10)) and [g[4] for g in games].count(False) == 2
+    games = named("games", tables[0]["games"])
+    assert [g["game"] for g in games] == list(range(10)) and [g["read"] for g in games].count(False) == 2
