@@ -33,6 +33,7 @@ TABLES = {
     ("wnotation.engine.rules", "_FREE_WHY"),
     ("wnotation.engine.position", "_AGES"),
     ("wnotation.engine.rulebook", "_BY_ID"),
+    ("wnotation.engine.scorepad", "EXPANSION_OF"),
 }
 #: The registry itself: the one list that is meant to change (memos append themselves at import).
 REGISTRY = {("wnotation.engine.memo", "REGISTRY")}

@@ -33,8 +33,8 @@ class Positions(Mapping[str, State]):
 
     __slots__ = ("start", "events", "marks", "taken", "cursor", "cursor_mark")
 
-    def __init__(self, start: State, events: Sequence[ev.Event], marks: Mapping[str, int]) -> None:
-        self.start = start
+    def __init__(self, start: State | None, events: Sequence[ev.Event], marks: Mapping[str, int]) -> None:
+        self.start = start  # None: a replay without positions (a score pad: nothing is dealt, no marks)
         self.events = events
         self.marks = marks
         self.taken: dict[str, State] = {}
@@ -48,13 +48,16 @@ class Positions(Mapping[str, State]):
         mark = self.marks[where]
         game = self.cursor
         if game is None or self.cursor_mark > mark:
-            base, done = self.start, 0
+            base: State | None = self.start
+            done = 0
             for a, m in self.marks.items():
                 if m > mark:
                     break
                 taken = self.taken.get(a)
                 if taken is not None:
                     base, done = taken, m
+            if base is None:
+                raise KeyError(where)
             game = self.cursor = Game(base)
             self.cursor_mark = done
         for e in self.events[self.cursor_mark:mark]:

@@ -53,11 +53,11 @@ def symbol_findings(record: Record) -> list[Finding]:
             found.append(_error("R-SCORE", f"{_name(record, r)}'s symbol counts cannot be negative", r))
         elif None not in counts and r.science is not None:
             t, c, g = counts
-            want = science_points(t, c, g)  # type: ignore[arg-type]
+            want = science_points(t, c, g)
             if want != r.science:
                 found.append(_error("R-SCORE", f"{_name(record, r)}'s symbols ({t} tablets, {c} compasses, {g} "
                                     f"gears) give {want} science points ({t}² + {c}² + {g}² + 7 × "
-                                    f"{min(t, c, g)}), not {r.science}", r))  # type: ignore[type-var]
+                                    f"{min(t, c, g)}), not {r.science}", r))
     return found
 
 
@@ -83,8 +83,7 @@ def check(record: Record) -> tuple[list[Finding], ScoreSheet | None]:
     for k in range(1, record.players + 1):
         r = by_seat[k]
         values = {c: getattr(r, c) for c in rows}
-        lines.append(ScoreLine(k, *(values[c] for c in CATEGORIES), total=totals[k], coins=r.coins, rank=ranks[k],
-                               **{c: values[c] for c in rows[len(CATEGORIES):]}))
+        lines.append(ScoreLine(k, total=totals[k], coins=r.coins, rank=ranks[k], **values))
     return found, ScoreSheet(tuple(lines), expansions=rows[len(CATEGORIES):])
 
 
@@ -190,7 +189,7 @@ def pad_replay(record: Record) -> Replay:
         findings, sheet = check(record)
     marks: MappingProxyType[str, int] = MappingProxyType({})
     # No position exists (nothing is dealt), so the Positions' start is never read.
-    return Replay((), tuple(findings), Positions(None, (), marks), marks, sheet)  # type: ignore[arg-type]
+    return Replay((), tuple(findings), Positions(None, (), marks), marks, sheet)
 
 
 def _error(rule: str, message: str, r: SeatResult) -> Finding:
