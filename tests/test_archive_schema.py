@@ -23,7 +23,8 @@ PINNED = {
              "results_stated BOOLEAN, results_match BOOLEAN, errors INTEGER, warnings INTEGER, notes INTEGER",
     "seats": "game_id BIGINT, seat INTEGER, name VARCHAR, wonder VARCHAR, side VARCHAR, players INTEGER, "
              "military INTEGER, treasury INTEGER, wonder_points INTEGER, civilian INTEGER, commercial INTEGER, "
-             "guilds INTEGER, science INTEGER, total INTEGER, coins INTEGER, rank INTEGER, winner BOOLEAN, "
+             "guilds INTEGER, science INTEGER, cities INTEGER, leaders INTEGER, armada INTEGER, edifice INTEGER, "
+             "total INTEGER, coins INTEGER, rank INTEGER, winner BOOLEAN, "
              "stages INTEGER",
     "plays": "game_id BIGINT, age INTEGER, turn INTEGER, seat INTEGER, action VARCHAR, card VARCHAR, "
              "colour VARCHAR, stage INTEGER, outcome VARCHAR, free VARCHAR, bank_coins INTEGER, left_coins INTEGER, "

@@ -12,10 +12,20 @@ from typing import Any, Sequence
 
 from .catalog import COLOURS, Card
 from .record import UNKNOWN, Record
-from .vocabulary import RESULT_FIELDS
+from .vocabulary import BASE_RESULT_FIELDS, CATEGORIES
 
-#: The rows of the score pad, top to bottom (the seven categories of R-SCORE, then the total, coins and rank).
-SCORE_ROWS: tuple[str, ...] = RESULT_FIELDS
+#: The rows of a base game's score pad, top to bottom (the seven categories of R-SCORE, then total, coins, rank).
+SCORE_ROWS: tuple[str, ...] = BASE_RESULT_FIELDS
+
+
+def score_rows(sheet: Any) -> tuple[str, ...]:
+    """The rows of ``sheet`` top to bottom: its categories (the base ones, then the rows of the expansions of a
+    score-pad record, R-SCORE-EXP, in the score pad's order), then total, coins and rank."""
+    return tuple(getattr(sheet, "rows", CATEGORIES)) + SCORE_ROWS[len(CATEGORIES):]
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else str(value)
 
 
 def describe_address(address: str) -> str:
@@ -40,12 +50,13 @@ def canonical_address(text: str) -> str:
 
 
 def score_table(record: Record, sheet: Any) -> tuple[list[str], list[list[str]]]:
-    """The score pad: a column per seat (headed by its name), a row for its Wonder, then one per category,
-    the total, the coins and the rank (ties on points broken by coins; R-WIN)."""
+    """The score pad: a column per seat (headed by its name), a row for its Wonder, then one per category (with
+    the expansion rows of a score-pad record), the total, the coins (empty when a score pad does not state them)
+    and the rank (ties on points broken by coins; R-WIN)."""
     header = [""] + [s.name for s in record.seats]
     rows = [["wonder board"] + [f"{s.wonder} {s.side}" for s in record.seats]]
-    for name in SCORE_ROWS:
-        rows.append([name] + [str(getattr(line, name)) for line in sheet.lines])
+    for name in score_rows(sheet):
+        rows.append([name] + [_cell(getattr(line, name)) for line in sheet.lines])
     return header, rows
 
 
@@ -55,7 +66,7 @@ def score_data(record: Record, sheet: Any) -> dict[str, Any]:
     seats = []
     for seat, line in zip(record.seats, sheet.lines):
         seats.append({"seat": line.seat, "name": seat.name, "wonder": seat.wonder, "side": seat.side}
-                     | {name: getattr(line, name) for name in SCORE_ROWS})
+                     | {name: getattr(line, name) for name in score_rows(sheet)})
     return {"seats": seats, "winners": [record.seats[s - 1].name for s in sheet.winners()]}
 
 

@@ -303,13 +303,14 @@ def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: i
     built = seen.stages
     seats = out.tables["seats"]
     for k, s in enumerate(record.seats):
+        stages = built[k] if record.turns else None  # a score-pad record does not say
         if sheet is None:
-            seats.append((gid, k + 1, s.name, s.wonder, s.side, n) + (None,) * 11 + (built[k],))
+            seats.append((gid, k + 1, s.name, s.wonder, s.side, n) + (None,) * 15 + (stages,))
         else:
             ln = sheet.lines[k]
             seats.append((gid, k + 1, s.name, s.wonder, s.side, n, ln.military, ln.treasury, ln.wonder,
-                          ln.civilian, ln.commercial, ln.guilds, ln.science, ln.total, ln.coins, ln.rank,
-                          ln.rank == 1, built[k]))
+                          ln.civilian, ln.commercial, ln.guilds, ln.science, ln.cities, ln.leaders, ln.armada,
+                          ln.edifice, ln.total, ln.coins, ln.rank, ln.rank == 1, stages))
     out.tables["military"] = seen.military
     out.tables["findings"] = _finding_rows(gid, diagnostics)
     wrong = any(f.rule == "R-SCORE" and f.severity == "error" for f in played.findings)

@@ -47,6 +47,10 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("commercial", "INTEGER"),
         ("guilds", "INTEGER"),
         ("science", "INTEGER"),
+        ("cities", "INTEGER"),  # the expansions' rows of a score-pad record (R-SCORE-EXP), NULL if not played
+        ("leaders", "INTEGER"),
+        ("armada", "INTEGER"),
+        ("edifice", "INTEGER"),
         ("total", "INTEGER"),
         ("coins", "INTEGER"),
         ("rank", "INTEGER"),

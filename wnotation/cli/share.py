@@ -182,11 +182,12 @@ def sheet(file: str, output: str | None, where: str | None, game: int, chart: bo
 
     record, lines, source = one_game(file, game)
     played, code = replayed(record, lines, source)
-    if played.final is None:
+    pad = played.final is None and played.scores is not None and where is None and not chart  # a score pad
+    if played.final is None and not pad:
         raise UserError(f"game {game} of {source} has no turn: there is no position to score")
-    draw = chart_svg if chart else sheet_svg
     try:
-        picture = draw(played, canonical_address(where) if where is not None else None)
+        at = canonical_address(where) if where is not None else None
+        picture = sheet_svg(played, record=record) if pad else (chart_svg if chart else sheet_svg)(played, at)
     except KeyError as exc:
         raise UserError(str(exc.args[0])) from None
     _emit(picture, output)

@@ -10,17 +10,18 @@ covers the base game only. The pad's score sheet is its categories as written, t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from ..record import Record, SeatResult
+from ..vocabulary import EXPANSIONS
 from .findings import Finding
 from .replay import Positions, Replay
 from .rules import VICTORY
 from .scoring import CATEGORIES, EXPANSION_CATEGORIES, ScoreLine, ScoreSheet, science_points
 
-#: An expansion row -> the expansion the ``[Expansions]`` tag names for it.
-EXPANSION_OF = dict(zip(EXPANSION_CATEGORIES, ("Cities", "Leaders", "Armada", "Edifice")))
+#: An expansion row -> the expansion the ``[Expansions]`` tag names for it (read-only).
+EXPANSION_OF: Mapping[str, str] = MappingProxyType(dict(zip(EXPANSION_CATEGORIES, EXPANSIONS)))
 #: The base rows that can never be negative (military can, and Cities, Armada and Edifice rows can).
 _NEVER_NEGATIVE = ("treasury", "wonder", "civilian", "commercial", "guilds", "science")
 _SYMBOLS = ("tablets", "compasses", "gears")

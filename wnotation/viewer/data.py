@@ -16,7 +16,7 @@ from ..engine import events as ev
 from ..diagnostics import is_check_only
 from ..notation import NotationError, format_action, parse, write
 from ..record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
-from ..render import SCORE_ROWS, city_data, describe_address, score_data
+from ..render import SCORE_ROWS, city_data, describe_address, score_data, score_rows
 
 #: Bump when the shape of :func:`game_data` changes (the page's script reads it).
 DATA_VERSION = 1
@@ -160,7 +160,10 @@ def tie_break(names: Sequence[str], sheet: Any) -> list[str]:
         head = f"{', '.join(who[:-1])} and {who[-1]} tie on {total} points"
         best = min(t.rank for t in tied)
         first = [t for t in tied if t.rank == best]
-        coins = " to ".join(str(t.coins) for t in sorted(tied, key=lambda t: (t.rank, t.seat)))
+        if any(t.coins is None for t in tied):  # a score pad that states no coins: its treasury row bounded them
+            coins = "treasury " + " to ".join(str(t.treasury) for t in sorted(tied, key=lambda t: (t.rank, t.seat)))
+        else:
+            coins = " to ".join(str(t.coins) for t in sorted(tied, key=lambda t: (t.rank, t.seat)))
         place = "first" if best == 1 else f"{best}"
         if len(first) == len(tied):
             out.append(f"{head} and {coins} coins: the place is shared.")
@@ -268,8 +271,8 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         "seats": [{"seat": k, "name": s.name, "wonder": s.wonder, "side": s.side}
                   for k, s in enumerate(record.seats, 1)],
         "view": None if view_seat is None else {"seat": view_seat, "name": names[view_seat - 1]},
-        "categories": list(CATEGORIES),
-        "rows": list(SCORE_ROWS),
+        "categories": list(CATEGORIES if replay.scores is None else replay.scores.rows),
+        "rows": list(SCORE_ROWS if replay.scores is None else score_rows(replay.scores)),
         "game": _note(shown.annotation),
         "source": source,
         "findings": finding_rows,

@@ -8,16 +8,19 @@ script, no external reference, no ``foreignObject`` and no style sheet (colours 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from types import SimpleNamespace
+from typing import Any, Sequence
 from xml.sax.saxutils import escape
 
 from ..engine import Replay
-from ..render import SCORE_ROWS, describe_address
+from ..record import Record
+from ..render import describe_address, score_rows
 from .data import points_by_age, tie_break
 
 #: The score pad's colour per row (category bands), the total, coins and rank plain.
 ROW_COLOURS = {"military": "#c62828", "treasury": "#e8b90c", "wonder": "#8d8478", "civilian": "#2f6fb5",
-               "commercial": "#d39e00", "guilds": "#6a3d9a", "science": "#2e7d32"}
+               "commercial": "#d39e00", "guilds": "#6a3d9a", "science": "#2e7d32",
+               "cities": "#26282b", "leaders": "#d8d2c4", "armada": "#1f5fa8", "edifice": "#8a6d4b"}
 AGE_COLOURS = ("#c9a227", "#9c6b30", "#5b3f8c")
 FONT = "DejaVu Sans, Verdana, sans-serif"
 
@@ -51,19 +54,26 @@ def _where(replay: Replay, at: str | None) -> str:
     return at
 
 
-def sheet_svg(replay: Replay, at: str | None = None, *, title: str | None = None) -> str:
+def sheet_svg(replay: Replay, at: str | None = None, *, title: str | None = None,
+              record: Record | None = None) -> str:
     """The score sheet at ``at`` (default: the last position, the final sheet of a finished game) as an SVG
     picture: a column per seat headed by its name and Wonder, the seven categories, the total, coins and rank,
     the winners marked and a line on how a tie on points was broken (R-WIN). A sheet before the end says it is
-    provisional. Raises ``KeyError`` for an unknown address or a replay without positions."""
-    where = _where(replay, at)
-    state = replay.position(where)
-    sheet = replay.score_at(where)
-    names, wonders = state.table.names, state.table.wonders
+    provisional. A score-pad record (no positions, R-SCORE-EXP rows included) is drawn from its final sheet and
+    ``record``'s seats. Raises ``KeyError`` for an unknown address or a replay without positions or such a sheet."""
+    if replay.final is None and at is None and replay.scores is not None and record is not None:
+        where, sheet = "III.end", replay.scores
+        names = tuple(s.name for s in record.seats)
+        wonders: Sequence[Any] = tuple(SimpleNamespace(name=s.wonder, side=s.side) for s in record.seats)
+    else:
+        where = _where(replay, at)
+        state = replay.position(where)
+        sheet = replay.score_at(where)
+        names, wonders = state.table.names, state.table.wonders
     n = len(names)
     label_w, col_w, row_h, top = 120, 104, 24, 78
     width = label_w + col_w * n + 16
-    rows = ("wonder board",) + SCORE_ROWS
+    rows = ("wonder board",) + score_rows(sheet)
     ties = tie_break(names, sheet)
     height = top + row_h * len(rows) + 40 + 18 * len(ties)
     final = not sheet.provisional
@@ -93,7 +103,7 @@ def sheet_svg(replay: Replay, at: str | None = None, *, title: str | None = None
                 body.append(f'<text x="{cx}" y="{y + 16}" font-size="11" text-anchor="middle" fill="#5f6368">'
                             f"{xml_text(value)}</text>\n")
                 continue
-            value = getattr(line, row)
+            value = "" if getattr(line, row) is None else getattr(line, row)
             if row == "total" and line.rank == 1:
                 body.append(f'<rect x="{cx - col_w // 2 + 2}" y="{y + 2}" width="{col_w - 4}" height="{row_h - 4}" '
                             'fill="#fdf1c7"/>\n')

@@ -1,14 +1,15 @@
--- Points per score category (R-SCORE order): the average per seat, per winner, and the category's share of
--- all points scored, over complete games.
+-- Points per score category (R-SCORE order, then the expansion rows of score-pad records, R-SCORE-EXP; UNPIVOT
+-- leaves out NULLs, so a row appears only where games were played with it): the average per seat, per winner, and
+-- the category's share of all points scored, over complete games.
 WITH points AS (
   UNPIVOT (
     SELECT s.game_id, s.seat, s.winner, s.military, s.treasury, s.wonder_points AS wonder, s.civilian,
-           s.commercial, s.guilds, s.science
+           s.commercial, s.guilds, s.science, s.cities, s.leaders, s.armada, s.edifice
     FROM seats AS s
     JOIN picked_games AS g USING (game_id)
     WHERE g.complete
   )
-  ON military, treasury, wonder, civilian, commercial, guilds, science
+  ON military, treasury, wonder, civilian, commercial, guilds, science, cities, leaders, armada, edifice
   INTO NAME category VALUE points
 )
 SELECT
@@ -18,4 +19,5 @@ SELECT
   round(sum(points) / nullif(sum(sum(points)) OVER (), 0), 4) AS share
 FROM points
 GROUP BY category
-ORDER BY list_position(['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science'], category)
+ORDER BY list_position(['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science', 'cities',
+                        'leaders', 'armada', 'edifice'], category)
