@@ -28,7 +28,7 @@ from ..catalog import (
     WonderSide,
 )
 from . import events as ev
-from .errors import IntegrityError
+from .errors import IntegrityError as IntegrityError  # re-exported: state.IntegrityError as before
 from .memo import Memo, memo
 from .trade import Prices, Supply, prices_for
 
