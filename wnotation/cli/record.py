@@ -21,7 +21,8 @@ unfinished record goes on where it stopped.
 Examples:
   wnotation record club.7wn
   wnotation record club.7wn --seat Alice:Gizah:day --seat Bob:Babylon:night --seat Carol:Rhodos:day
-  wnotation record club.7wn --view Alice"""
+  wnotation record club.7wn --view Alice
+  wnotation record pad.7wn --scores --expansions Cities,Leaders"""
 
 
 @click.command(epilog=RECORD_EPILOG, short_help="Record a game at the table, the rules checked as you type.")
@@ -32,8 +33,15 @@ Examples:
 @click.option("--date", metavar="YYYY.MM.DD", help="The date of a new record (default: today).")
 @click.option("--seat", "seats", multiple=True, metavar="NAME:WONDER:SIDE",
               help="A seat of a new record, clockwise (3 to 7); asked when left out.")
-def record(file: str, view: str | None, event: str | None, date: str | None, seats: tuple[str, ...]) -> int:
+@click.option("--scores", is_flag=True, help="Fill in a score-pad record instead (final scores only, no turns): "
+              "row by row as on the paper pad, with a science calculator.")
+@click.option("--expansions", metavar="NAMES", help="With --scores: the expansions played (Cities, Leaders, "
+              "Armada, Edifice, comma-separated); their rows are asked too.")
+def record(file: str, view: str | None, event: str | None, date: str | None, seats: tuple[str, ...],
+           scores: bool = False, expansions: str | None = None) -> int:
     """Record a game in FILE interactively (a new record, or an unfinished one to go on with)."""
+    if scores or expansions is not None:
+        return _scores(file, event, date, seats, expansions)
     from ..recorder import session as recording
     from ..recorder import ui
     from ..recorder.header import HeaderError, make_header
@@ -62,6 +70,33 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
     for line in session.findings_lines():
         click.echo(line)
     ui.run(session)
+    return 0
+
+
+def _scores(file: str, event: str | None, date: str | None, seats: tuple[str, ...], expansions: str | None) -> int:
+    """``--scores``: a score-pad record (spec 9.1) filled in row by row (wnotation.recorder.scores)."""
+    from ..recorder import scores as pad
+    from ..recorder import session as recording
+    from ..recorder import ui
+    from ..recorder.header import HeaderError, make_header
+
+    try:
+        named = pad.expansions_of(expansions or "")
+        if recording.exists(file):
+            if seats or event or date or named:
+                raise UserError(f"{file} already holds a record, whose header is kept: leave out --seat, --event, "
+                                "--date and --expansions to go on with it")
+            session = pad.PadSession.open(file)
+        else:
+            header = make_header(seats=seats, event=event, date=date) if seats else ui.ask_header(
+                event=event, date=date)
+            session = pad.PadSession(header.model_copy(update={"expansions": named}), file)
+    except (HeaderError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+    try:
+        pad.run(session, echo=click.echo)
+    except OSError as exc:
+        raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
     return 0
 
 
