@@ -148,7 +148,7 @@ class PadSession:
         for seat in range(1, self.header.players + 1):
             v = {k: x for k, x in self.values.get(seat, {}).items() if x is not None}
             if v or self.question() is None:
-                results.append(SeatResult(seat=seat, **v))
+                results.append(SeatResult.model_validate({"seat": seat, **v}))
         record = self.header.model_copy(update={"results": tuple(results)})
         if self.question() is not None:
             return record
