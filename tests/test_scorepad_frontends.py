@@ -92,3 +92,16 @@ def test_the_archive_seats_rows_carry_the_expansion_rows_and_no_stage_count():
     first = dict(zip(names, rows[0]))
     assert (first["cities"], first["leaders"], first["armada"], first["edifice"]) == (3, 9, None, None)
     assert first["total"] == 72 and first["winner"] is True and first["stages"] is None
+
+
+def test_the_pad_round_trips_through_json_and_its_json_is_valid_under_the_published_schema(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    document = run("json", str(PAD)).stdout
+    schema = json.loads((ROOT / "spec" / "record.schema.json").read_text(encoding="utf-8"))
+    data = json.loads(document)
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert data["expansions"] == ["Cities", "Leaders"] and data["results"][1]["tablets"] == 5
+    (tmp_path / "pad.json").write_text(document, encoding="utf-8")
+    assert run("json", "--to-7wn", str(tmp_path / "pad.json")).stdout == PAD.read_text(encoding="utf-8")
+    broken = data | {"expansions": ["Cities", "Seafarers"]}
+    assert not jsonschema.Draft202012Validator(schema).is_valid(broken)
