@@ -58,8 +58,17 @@ def _notes(glyph: str | None, tags: list[list[str]], comments: list[str]) -> lis
 
 
 def _purchase(p: dict[str, Any]) -> str:
-    """10.6: left group then right group, runs of equal units counted, at most 99 to a count."""
+    """10.6: left group then right group, runs of equal units counted, at most 99 to a count; coins (version 2):
+    a side paid nothing left out, ``(L 0 coins)`` for none, at most 99 coins to a group."""
     groups = []
+    if "left_coins" in p:
+        for side, coins in (("L", p["left_coins"]), ("R", p["right_coins"])):
+            while coins > 99:
+                groups.append(f"{side} 99 coins")
+                coins -= 99
+            if coins:
+                groups.append(f"{side} {coins} {'coin' if coins == 1 else 'coins'}")
+        return "(" + (", ".join(groups) or "L 0 coins") + ")"
     for side, units in (("L", p.get("left", [])), ("R", p.get("right", []))):
         if not units:
             continue

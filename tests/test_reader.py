@@ -81,7 +81,7 @@ def test_guilds_seed_and_deals():
 @pytest.mark.parametrize(
     "change, kind, rule",
     [
-        (('"7WN 1"', '"7WN 2"'), TagError, "format"),
+        (('"7WN 1"', '"7WN 3"'), TagError, "format"),
         (('"2e"', '"1e"'), TagError, "edition"),
         (('[Date "2026.11.29"]', '[Date "29/11/2026"]'), TagError, "date"),
         (('[Date "2026.11.29"]\n', ""), TagError, "missing-tag"),

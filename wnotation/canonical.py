@@ -14,12 +14,17 @@ exists at the turn-start position, or (b) the stated purchase is not the engine'
   tie-break choice, so the meaning is unchanged);
 * keeps every other stated purchase: a legal purchase dearer than the cheapest, or one of several cheapest;
 * drops ``()`` on a free build (R-CHAIN, Olympia; R-FREE): nothing is ever bought there, so it says nothing;
+  so is ``(L 0 coins)``;
+* writes a purchase stated in coins (7WN 2) as the units those coins buy (the first of them in the tie-break
+  order, :mod:`wnotation.engine.coins`), then drops or keeps it as above; on a stage of an unknown card the units
+  are kept;
 * leaves untouched every action the engine reports an error on (an illegal action keeps its text, such as a
   purchase stated on a free build, R-TRADE-MINIMAL), actions on unknown or unlisted cards, sales, a second action
   of a seat in one turn, a turn written twice, and turns the replay does not reach.
 
 The replay of the normalised record is identical to the original's (same events, findings and scores): every change
-replaces "no purchase" by the purchase the engine would choose, or the reverse. Imports the record and the engine,
+replaces "no purchase" by the purchase the engine would choose, or the reverse, or coins by a purchase paying
+them to the same neighbours. Imports the record and the engine,
 never the notation. Cost: one replay plus one :func:`~wnotation.engine.legal_actions` call per paid action.
 """
 
@@ -27,13 +32,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalog import CatalogError, load
+from .catalog import Card, CatalogError, load
 from .engine import Replay, legal_actions, replay
+from .engine.coins import Coins, purchase_for
+from .engine.legal import LegalAction
 from .engine.rules import free_reason
-from .record import UNKNOWN, Action, Record, StatedPurchase, Turn
+from .engine.state import State
+from .engine.trade import Refusal
+from .record import UNKNOWN, Action, CoinsPaid, Record, StatedPurchase, Turn
 from .vocabulary import Address
 
 NOTHING = StatedPurchase()  # ``()``: nothing bought
+PAID_NOTHING = CoinsPaid(left_coins=0, right_coins=0)  # ``(L 0 coins)``: nothing paid, so nothing bought
 
 __all__ = ["PurchaseChange", "canonical_purchases", "purchase_changes", "same_replay"]
 
@@ -49,14 +59,16 @@ class PurchaseChange:
     seat: int
     use: str
     card: str
-    before: StatedPurchase | None
+    before: StatedPurchase | CoinsPaid | None
     after: StatedPurchase | None
     why: str
 
     def __str__(self) -> str:
-        def text(p: StatedPurchase | None) -> str:
+        def text(p: StatedPurchase | CoinsPaid | None) -> str:
             if p is None:
                 return "no purchase"
+            if isinstance(p, CoinsPaid):
+                return f"(L {p.left_coins} coins, R {p.right_coins} coins)"
             groups = [f"{side} {' '.join(units)}" for side, units in (("L", p.left), ("R", p.right)) if units]
             return "(" + ", ".join(groups) + ")"
 
@@ -90,6 +102,7 @@ def _errors(played: Replay) -> set[tuple[str, int]]:
 
 def _change(action: Action, options: list, address: str, index: int) -> PurchaseChange | None:
     stated = action.purchase
+    assert not isinstance(stated, CoinsPaid)  # written in units first (_coins_change)
     default = options[0].purchase
     if len(options) == 1:
         if stated is not None and _same(stated, default):
@@ -100,6 +113,24 @@ def _change(action: Action, options: list, address: str, index: int) -> Purchase
         return PurchaseChange(address, index, action.seat, action.use, action.card, None, _as_record(default),
                               f"{len(options)} cheapest purchases: the default stated")
     return None
+
+
+def _coins_change(state: State, action: Action, card: Card | None, options: list[LegalAction] | None,
+                  address: str, index: int) -> PurchaseChange | None:
+    """A purchase stated in coins (7WN 2) is written as the units those coins buy (R-TRADE-MINIMAL, spec 7.4),
+    and then left out or kept as any stated purchase would be (``options``: the cheapest ones; ``None`` on a stage
+    of an unknown card, whose purchase is kept as stated, in units)."""
+    paid = action.purchase
+    assert isinstance(paid, CoinsPaid)
+    bought = purchase_for(state, action.seat, action.use, card, Coins(paid.left_coins, paid.right_coins))
+    if isinstance(bought, Refusal):
+        return None  # the replay reports it: kept as stated, like every action the engine finds illegal
+    units = _as_record(bought)
+    as_units = None if options is None else _change(action.model_copy(update={"purchase": units}), options,
+                                                      address, index)
+    after = units if as_units is None else as_units.after
+    return PurchaseChange(address, index, action.seat, action.use, action.card, paid, after,
+                          "coins stated: the purchase they buy" + ("" if as_units is None else f", {as_units.why}"))
 
 
 def purchase_changes(record: Record, played: Replay | None = None) -> tuple[PurchaseChange, ...]:
@@ -125,14 +156,20 @@ def purchase_changes(record: Record, played: Replay | None = None) -> tuple[Purc
         for index, action in enumerate(turn.actions):
             first = action.seat not in acted
             acted.add(action.seat)
-            if not first or action.use == "sell" or action.card == UNKNOWN or (address, action.seat) in errors:
+            if not first or action.use == "sell" or (address, action.seat) in errors:
+                continue
+            if action.card == UNKNOWN:  # a stage of a card not seen: its coins in units, nothing else changed
+                if action.use == "stage" and isinstance(action.purchase, CoinsPaid):
+                    change = _coins_change(state, action, None, None, address, index)
+                    if change is not None:
+                        out.append(change)
                 continue
             try:
                 card = catalog.card(action.card, turn.age)
             except CatalogError:
                 continue
             if action.use == "build" and free_reason(state, state.cities[action.seat - 1], card, turn.number):
-                if action.purchase == NOTHING:
+                if action.purchase == NOTHING or action.purchase == PAID_NOTHING:
                     out.append(PurchaseChange(address, index, action.seat, action.use, action.card, NOTHING, None,
                                               "a free build buys nothing"))
                 continue
@@ -142,7 +179,10 @@ def purchase_changes(record: Record, played: Replay | None = None) -> tuple[Purc
                     listed.append(a)
             if not listed:
                 continue  # not a play the engine lists here (a card not in the known hand)
-            change = _change(action, listed, address, index)
+            if isinstance(action.purchase, CoinsPaid):
+                change = _coins_change(state, action, card, listed, address, index)
+            else:
+                change = _change(action, listed, address, index)
             if change is not None:
                 out.append(change)
     return tuple(out)

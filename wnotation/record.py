@@ -35,6 +35,8 @@ Expansion = Literal["Cities", "Leaders", "Armada", "Edifice"]  # vocabulary.EXPA
 Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
 GLYPHS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 FORMAT_VERSION = "7WN 1"
+#: The format versions a reader reads (spec 7wn.md §3.1): version 2 adds coin-stated purchases (§7.4).
+FORMAT_VERSIONS: tuple[str, ...] = ("7WN 1", "7WN 2")
 EDITION = "2e"
 
 
@@ -102,6 +104,16 @@ class StatedPurchase(_Model):
 Purchase = StatedPurchase
 
 
+class CoinsPaid(_Model):
+    """A purchase stated by the coins paid to each neighbour (format version 2, spec §7.4): the engine finds the
+    units those coins buy (R-TRADE-MINIMAL). Both members are required, so ``{}`` is never one of these."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", title="CoinsPaid")
+
+    left_coins: int = Field(ge=0)
+    right_coins: int = Field(ge=0)
+
+
 class Pick(_Model):
     """Halikarnassos' build from the discard pile (R-HALI): ``card`` is ``None`` when the seat declines."""
 
@@ -123,7 +135,7 @@ class Action(_Model):
     seat: int
     use: Use
     card: str
-    purchase: StatedPurchase | None = None
+    purchase: StatedPurchase | CoinsPaid | None = None
     discard: str | None = None
     pick: Pick | None = None
     annotation: Annotation = NO_ANNOTATION

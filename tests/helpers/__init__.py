@@ -10,6 +10,7 @@ from wnotation import catalog
 from wnotation.record import (
     Action,
     Annotation,
+    CoinsPaid,
     Deal,
     Pick,
     Purchase,
@@ -54,13 +55,18 @@ purchases = st.builds(
     left=st.lists(st.sampled_from(RESOURCES), max_size=3).map(lambda x: tuple(sorted(x))),
     right=st.lists(st.sampled_from(RESOURCES), max_size=3).map(lambda x: tuple(sorted(x))),
 )
+#: A purchase stated in coins (7WN 2), up to 150 to a side (more than one group's 99).
+coins_paid = st.builds(CoinsPaid, left_coins=st.integers(0, 150), right_coins=st.integers(0, 150))
 picks = st.builds(Pick, card=st.none() | card_or_unknown, annotation=maybe_annotation)
 seat_names = st.from_regex(r"[A-Z][a-z]{1,5}( [A-Z][a-z]{0,3})?", fullmatch=True) | one_line.filter(str.strip)
 
 
 @st.composite
 def records(draw: st.DrawFn) -> Record:
-    """Records that the notation can express: distinct seat names and Wonders, turns in order."""
+    """Records that the notation can express: distinct seat names and Wonders, turns in order; of either format
+    version, a version-2 record with purchases stated in coins too."""
+    version = draw(st.sampled_from(["7WN 1", "7WN 2"]))
+    stated = st.none() | purchases | coins_paid if version == "7WN 2" else st.none() | purchases
     n = draw(st.integers(3, 7))
     names = draw(st.lists(seat_names, min_size=n, max_size=n, unique_by=lambda s: " ".join(s.split()).casefold()))
     wonders = draw(st.permutations(WONDERS))[:n]
@@ -73,7 +79,7 @@ def records(draw: st.DrawFn) -> Record:
             seat=seat,
             use=use,
             card=draw(card_or_unknown),
-            purchase=draw(st.none() | purchases),
+            purchase=draw(stated),
             discard=draw(card_or_unknown) if number == 6 and draw(st.booleans()) else None,
             pick=draw(picks) if use == "stage" and draw(st.booleans()) else None,
             annotation=draw(maybe_annotation),
@@ -104,6 +110,7 @@ def records(draw: st.DrawFn) -> Record:
         for s in sorted(draw(st.sets(st.integers(1, n), max_size=n)))
     )
     return Record(
+        format=version,
         date=draw(st.none() | st.sampled_from(["2026.11.29", "1999.??.??"])),
         seats=seats,
         tags=tuple(draw(st.lists(st.builds(Tag, name=st.sampled_from(["Event", "Site", "Round", "Note_1"]),

@@ -2,7 +2,7 @@
 
 :func:`relayout` varies blanks (around ``|``, ``,``, ``:``, inside tags, blank and indented lines), case (keywords,
 card names, resources, sides, labels, categories), seat prefixes on ordinary turns (name or ``#N``), purchases
-(groups, units and counts in any order, ``L``/``left``), the order of result pairs and Wonder-side spellings;
+(groups, units and counts in any order, ``L``/``left``; coins split into groups that add up), the order of result pairs and Wonder-side spellings;
 with ``comments`` it adds comments, which change the Record's annotations but nothing else.
 """
 
@@ -26,8 +26,20 @@ def _case(rnd: random.Random, word: str) -> str:
 
 
 def _purchase(rnd: random.Random, inner: str) -> str:
-    """A purchase's groups re-ordered: units shuffled, counts split or joined, sides spelt any way."""
+    """A purchase's groups re-ordered: units shuffled, counts split or joined, sides spelt any way; coins (7WN 2)
+    split into groups that add up, ``coin``/``coins`` either way."""
     groups = []
+    if "coin" in inner:
+        for group in (g.strip() for g in inner.split(",") if g.strip()):
+            side, count, _ = group.split()
+            n = int(count)
+            cut = rnd.randint(0, n) if n and rnd.random() < 0.5 else n
+            side_word = rnd.choice({"L": ["L", "l", "left", "LEFT"], "R": ["R", "r", "right", "Right"]}[side])
+            for k in ([cut, n - cut] if cut != n else [n]):
+                word = _case(rnd, rnd.choice(["coin", "coins"]))
+                groups.append(f"{side_word}{_blank(rnd, 1)}{k}{_blank(rnd)}{word}")
+        rnd.shuffle(groups)
+        return "(" + _blank(rnd) + f"{_blank(rnd)},{_blank(rnd)}".join(groups) + _blank(rnd) + ")"
     for group in (g.strip() for g in inner.split(",") if g.strip()):
         side, *words = group.split()
         units: list[str] = []

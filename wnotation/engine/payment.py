@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
+from .coins import Coins, bought_by
 from .memo import Memo, memo
 from .state import Game
 from .trade import (
@@ -30,7 +31,8 @@ from .trade import (
 
 NO_PURCHASE = Purchase()
 #: A purchase as a record states it: the units bought from the left and from the right neighbour.
-Stated = tuple[Sequence[str], Sequence[str]]
+#: Or the coins paid to each side (:class:`.coins.Coins`, 7WN 2): they buy what :func:`.coins.bought_by` finds.
+Stated = tuple[Sequence[str], Sequence[str]] | Coins
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +52,17 @@ def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: 
         ) -> Payment | Refusal:
     """What ``seat`` pays in ``game`` (the turn-start position) for ``cost`` resource units plus ``coin_cost``
     coins, given the purchase the record ``stated`` (``None``: the engine chooses the first cheapest,
-    R-TRADE-MINIMAL); or the refusal, with its rule. A stated purchase need not be the cheapest, only legal. Cost:
-    one memoised question, plus the solver's full check for a stated purchase that is not among the cheapest."""
+    R-TRADE-MINIMAL; :class:`.coins.Coins`: the purchase those coins buy); or the refusal, with its rule. A
+    stated purchase need not be the cheapest, only legal. Cost: one memoised question, plus the solver's full
+    check for a stated purchase that is not among the cheapest."""
     city = game.cities[seat - 1]
     budget = city.coins - coin_cost
     if budget < 0:
         coins = "1 coin" if coin_cost == 1 else f"{coin_cost} coins"
         return Refusal("R-COST-COINS", f"costs {coins}, has {city.coins}")
+    if isinstance(stated, Coins):  # stated in coins (7WN 2): the purchase those coins buy
+        found = bought_by(game, seat, cost, budget, stated)
+        return found if isinstance(found, Refusal) else Payment(found, coin_cost)
     buys = stated is not None and bool(stated[0] or stated[1])
     if not cost and not buys:
         return Payment(NO_PURCHASE, coin_cost)

@@ -12,11 +12,13 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from ..catalog import AGE_NUMERALS, Card, CatalogError, load
-from ..record import CATEGORIES, UNKNOWN, Record, Span
+from ..record import CATEGORIES, UNKNOWN, CoinsPaid, Record, Span
 from . import deals as dealing
 from . import events as ev
+from .coins import Coins
 from .findings import Finding
 from .memo import Memo, clear_all, memo
+from .payment import Stated
 from .rules import Play, address, deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, ScoreSheet, score
 from .state import City, CityState, Game, State, Table, initial
@@ -196,7 +198,14 @@ def _decode(record: Record) -> _Decoded:
                 pick = (a.pick.card,)
                 pick_span = a.pick.span or a.span
                 picked = True
-            purchase = None if a.purchase is None else (tuple(a.purchase.left), tuple(a.purchase.right))
+            stated = a.purchase
+            purchase: Stated | None
+            if stated is None:
+                purchase = None
+            elif isinstance(stated, CoinsPaid):  # 7WN 2: the coins paid to each side
+                purchase = Coins(stated.left_coins, stated.right_coins)
+            else:
+                purchase = (tuple(stated.left), tuple(stated.right))
             plays.append(Play(a.seat, a.use, card, purchase, discard, pick, a.span, pick_span))
         d.plays[key] = plays
         d.picked[key] = picked

@@ -34,7 +34,7 @@ from ..record import Span
 from . import events as ev
 from .findings import Finding, Severity
 from .memo import Memo, memo
-from .payment import Payment, pay
+from .payment import Payment, Stated, pay
 from .state import City, CityState, Game, State, info, position_of, stage_info
 from .trade import Refusal
 
@@ -52,16 +52,17 @@ class Play(NamedTuple):
     """One seat's action in one turn, as plain values (the replay decodes Record actions into these once).
 
     ``use`` is ``build``, ``stage`` or ``sell`` (``discard`` is the engine's own fallback for a missing action).
-    ``card`` is ``None`` for an unknown card. ``purchase`` is ``(left units, right units)`` as stated, or ``None``
-    to let the engine choose (R-TRADE-MINIMAL). ``discard`` is turn 6's last card: ``()`` none stated (the seat
-    keeps it, R-BABYLON-N1), ``(None,)`` unseen, ``(card,)``. ``pick`` is Halikarnassos' choice: ``()`` not
-    stated, ``(None,)`` declined, ``("Name",)`` the printed name of the card taken from the pile.
+    ``card`` is ``None`` for an unknown card. ``purchase`` is ``(left units, right units)`` as stated, the coins
+    paid to each side (:class:`.coins.Coins`), or ``None`` to let the engine choose (R-TRADE-MINIMAL).
+    ``discard`` is turn 6's last card: ``()`` none stated (the seat keeps it, R-BABYLON-N1), ``(None,)`` unseen,
+    ``(card,)``. ``pick`` is Halikarnassos' choice: ``()`` not stated, ``(None,)`` declined, ``("Name",)`` the
+    printed name of the card taken from the pile.
     """
 
     seat: int
     use: str
     card: Card | None
-    purchase: tuple[Sequence[str], Sequence[str]] | None = None
+    purchase: Stated | None = None
     discard: tuple[Card | None, ...] = ()
     pick: tuple[str | None, ...] = ()
     span: Span | None = None

@@ -34,6 +34,8 @@ _SEAT_REF = re.compile(lexical.SEAT_REF)
 _SEAT_TAG = re.compile(rf"^[ \t]*\[[ \t]*Seat([1-7])[ \t]+({lexical.TERMINALS['STRING']})", re.M)
 _SIDE = re.compile(rf"{lexical.SIDE}(?=[ \t])")
 _COUNT = re.compile(r"[1-9][0-9]?")
+_COIN_COUNT = re.compile(r"0|[1-9][0-9]?")
+_PAID_TAIL = re.compile(rf"(?:0|[1-9][0-9]?)[ \t]*{lexical.COINS_WORD}(?![A-Za-z0-9'\-])")
 _INT = re.compile(r"-?[0-9]+")
 _KEYWORD = re.compile(r"(?i:game|result)(?![A-Za-z0-9_])")
 _SKIP = re.compile(
@@ -391,12 +393,29 @@ class _Walker:
         p = self.ws(p + 1)
         if self.ch(p) == ")":
             return p + 1
-        while True:  # a group: side, units
+        kind = ""  # "coins" or "units" once the first group says which (a purchase never mixes them)
+        while True:  # a group: side, units; or side, coins (7WN 2)
             m = _SIDE.match(t, p)
             if not m:
                 _fail(p, f"expected L or R (the neighbour you buy from) in the purchase, not {_show(t, p)}",
                       "'L'", "'R'", "')'")
             p = self.ws(m.end())  # type: ignore[union-attr]
+            paid = _PAID_TAIL.match(t, p) if kind != "units" else None
+            if paid or kind == "coins":
+                if not paid:  # a coin purchase goes on with coins: at the count's place, or at the word after it
+                    count = _COIN_COUNT.match(t, p)
+                    q = self.ws(count.end()) if count else p
+                    _fail(q, "this purchase states coins: a purchase states the coins paid or the resources "
+                          "bought, not both", "'coins'" if count else "a number of coins")
+                kind = "coins"
+                p = self.ws(paid.end())  # type: ignore[union-attr]
+                if self.ch(p) == ")":
+                    return p + 1
+                if self.ch(p) == ",":
+                    p = self.ws(p + 1)
+                    continue
+                _fail(p, f"expected ',' or ')' after the coins, not {_show(t, p)}", "','", "')'")
+            kind = "units"
             units = 0
             while True:
                 c = _COUNT.match(t, p)

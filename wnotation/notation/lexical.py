@@ -23,7 +23,9 @@ RESOURCE = rf"(?i:{'|'.join(RESOURCES)})"
 SIDE = rf"(?i:{'|'.join(SIDES + tuple(side[0] for side in SIDES))})"
 UNIT = rf"(?:[1-9][0-9]?{OSP})?{RESOURCE}"
 GROUP = rf"{SIDE}{SP}{UNIT}(?:{SP}{UNIT})*"
-PURCHASE = rf"\({OSP}(?:{GROUP}(?:{OSP},{OSP}{GROUP})*)?{OSP}\)"
+COINS_WORD = r"(?i:coins|coin)"
+PAID = rf"{SIDE}{SP}(?:0|[1-9][0-9]?){OSP}{COINS_WORD}"
+PURCHASE = rf"\({OSP}(?:{GROUP}(?:{OSP},{OSP}{GROUP})*|{PAID}(?:{OSP},{OSP}{PAID})*)?{OSP}\)"
 SEAT_WORD = r"[A-Za-z0-9\u00c0-\u024f][A-Za-z0-9_'.\-\u00c0-\u024f\u0300-\u036f]*"
 SEAT_REF = rf"(?:{SEAT_WORD}(?:{SP}{SEAT_WORD})*|#[1-7])"
 VERB = rf"(?i:{'|'.join(VERBS)})"
@@ -74,6 +76,7 @@ PICKED_RE = re.compile(
     rf"|(?P<none>-)(?:{OSP}(?P<nglyph>{GLYPH}))?)"
 )
 GROUP_RE = re.compile(rf"(?P<side>{SIDE}){SP}(?P<units>{UNIT}(?:{SP}{UNIT})*)")
+PAID_RE = re.compile(rf"(?P<side>{SIDE}){SP}(?P<count>0|[1-9][0-9]?){OSP}{COINS_WORD}")
 UNIT_RE = re.compile(rf"(?:(?P<count>[1-9][0-9]?){OSP})?(?P<resource>{RESOURCE})")
 RESULTS_RE = re.compile(rf"(?P<seat>{SEAT_REF}){OSP}:(?P<pairs>(?:{SP}{CATEGORY}{SP}-?[0-9]+)*)")
 PAIR_RE = re.compile(rf"{SP}(?P<category>{CATEGORY}){SP}(?P<value>-?[0-9]+)")

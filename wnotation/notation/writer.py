@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..record import Action, Annotation, Record, SeatResult, StatedPurchase, Turn
+from ..record import FORMAT_VERSION, Action, Annotation, CoinsPaid, Record, SeatResult, StatedPurchase, Turn
 from ..vocabulary import EXPANSIONS, LINE_FIELDS, numeral, seat_key
 from . import lexical
 from .export import Exporter, export
@@ -34,6 +34,11 @@ class TextExporter(Exporter[str]):
         self.refs = _seat_refs(record)
 
     def turn(self, turn: Turn) -> None:
+        if self.record.format == FORMAT_VERSION:
+            for a in turn.actions:
+                if type(a.purchase) is CoinsPaid:
+                    raise ValueError(f"turn {turn.label}: a purchase stated in coins needs format 7WN 2, and this "
+                                     f"record's format is {FORMAT_VERSION!r} (a reader refuses it: spec 3.1)")
         self.body.extend(_comment(c) for c in turn.annotation.before)
         self.body.append(format_turn(turn, self.refs))
 
@@ -211,8 +216,11 @@ def format_action(action: Action, seat: str | None = None) -> str:
     return text
 
 
-def format_purchase(purchase: StatedPurchase) -> str:
-    """``(L clay glass, R 2 wood)``: left then right, each unit as held, repeats counted; ``()`` if empty."""
+def format_purchase(purchase: StatedPurchase | CoinsPaid) -> str:
+    """``(L clay glass, R 2 wood)``: left then right, each unit as held, repeats counted; ``()`` if empty. Coins
+    (7WN 2): ``(L 2 coins, R 1 coin)``, a side paid nothing left out, ``(L 0 coins)`` when neither is paid."""
+    if isinstance(purchase, CoinsPaid):
+        return _format_coins(purchase)
     groups = []
     for side, units in (("L", purchase.left), ("R", purchase.right)):
         if not units:
@@ -232,3 +240,14 @@ def format_purchase(purchase: StatedPurchase) -> str:
         groups.append(f"{side} " + " ".join(words))
     return "(" + ", ".join(groups) + ")"
 
+
+
+def _format_coins(paid: CoinsPaid) -> str:
+    groups = []
+    for side, coins in (("L", paid.left_coins), ("R", paid.right_coins)):
+        while coins > 99:  # a group counts up to 99 coins; a side's groups add up
+            groups.append(f"{side} 99 coins")
+            coins -= 99
+        if coins:
+            groups.append(f"{side} {coins} coin{'' if coins == 1 else 's'}")
+    return "(" + (", ".join(groups) or "L 0 coins") + ")"

@@ -26,6 +26,7 @@ from ...record import (
     UNKNOWN,
     Action,
     Annotation,
+    CoinsPaid,
     Pick,
     Record,
     Seat,
@@ -252,7 +253,7 @@ class Draft:
         self.seat_at = 0
         self.use = "build"
         self.card = UNKNOWN
-        self.purchase: StatedPurchase | None = None
+        self.purchase: StatedPurchase | CoinsPaid | None = None
         self.discard: str | None = None
         self.pick: PickDraft | None = None
         self.glyph: str | None = None
@@ -285,14 +286,25 @@ def piece(g: Game, m: Any, at: int, line: int, column: int) -> tuple[Draft, Pick
         a.glyph = m.group("uglyph") or m.group("uglyph2")
     if bought:
         a.purchase = purchase(bought)
+        if type(a.purchase) is CoinsPaid and g.header.get("format") == FORMAT_VERSION:
+            where = at + m.start("purchase" if name else "upurchase")
+            raise g.error(StructureError, "a purchase stated in coins needs [Format \"7WN 2\"]: this game is "
+                          f"\"{FORMAT_VERSION}\", which states the resources bought", where, rule="version",
+                          expected=("a purchase of resources", "[Format \"7WN 2\"]"))
     clauses_text = m.group("clauses")
     rel = m.start("clauses")
     pick = clauses(g, a, clauses_text, at + rel, line, column + rel) if clauses_text else None
     return a, pick
 
 
-def purchase(text: str) -> StatedPurchase:
-    """The purchase written ``text`` (a ``lexical.PURCHASE``): units sorted per side, counts expanded."""
+def purchase(text: str) -> StatedPurchase | CoinsPaid:
+    """The purchase written ``text`` (a ``lexical.PURCHASE``): units sorted per side, counts expanded; or, when
+    it states coins (7WN 2), the coins paid to each side, a side's groups added up."""
+    if lexical.PAID_RE.search(text):  # the grammar never mixes the two kinds in one purchase
+        paid = {"left": 0, "right": 0}
+        for pm in lexical.PAID_RE.finditer(text):
+            paid[lexical.SIDE_OF[lexical.keyword(pm.group("side"))]] += int(pm.group("count"))
+        return make(CoinsPaid, {"left_coins": paid["left"], "right_coins": paid["right"]})
     sides: dict[str, list[str]] = {"left": [], "right": []}
     for gm in lexical.GROUP_RE.finditer(text):
         units = sides[lexical.SIDE_OF[lexical.keyword(gm.group("side"))]]
@@ -526,7 +538,7 @@ def finish(g: Game) -> Record:
         add_note(raw, after, tags)
     h = g.header
     return make(Record, {
-        "format": FORMAT_VERSION,
+        "format": h["format"],
         "edition": EDITION,
         "date": h["date"],
         "expansions": h["expansions"],

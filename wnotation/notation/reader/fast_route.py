@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...record import Record
+from ...record import CoinsPaid, Record
 from ...vocabulary import BASE_RESULT_FIELDS, LINE_FIELDS
 from .. import lexical
 from ..errors import NotationError
@@ -150,7 +150,8 @@ def _turn(g: Game, m: Any, line: int, line_start: int) -> None:
             if pm is None:
                 raise Decline
             draft, _ = build.piece(g, pm, 0, 0, 0)
-            if draft.seat is None and len(cache) < _PIECES_MAX:
+            # a purchase in coins is never cached: whether it may be read depends on the game's Format (spec 3.1)
+            if draft.seat is None and len(cache) < _PIECES_MAX and type(draft.purchase) is not CoinsPaid:
                 cache[piece] = draft
         drafts.append(draft)
         starts.append(off)

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ... import catalog as _catalog
 from ...deck import SHUFFLE_ALGORITHM
-from ...record import EDITION, FORMAT_VERSION, UNKNOWN, Deal, Seat, Seed, Span, Tag
+from ...record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, UNKNOWN, Deal, Seat, Seed, Span, Tag
 from ...vocabulary import EXPANSIONS, seat_key
 from .. import lexical
 from ..errors import RosterError, TagError, UnknownNameError
@@ -114,10 +114,12 @@ def read_header(g: Game, entries: list[TagEntry]) -> None:
 def _check_format(g: Game, values: dict[str, TagEntry], first: TagEntry) -> None:
     raw, at = values["Format"][5:]
     value = lexical.string_value(raw)
-    if value != FORMAT_VERSION:
+    if value not in FORMAT_VERSIONS:
         hint = "a newer version than this reader knows" if value.startswith("7WN ") else "not a 7WN format"
-        raise g.error(TagError, f"[Format \"{value}\"]: {hint}; this reader reads \"{FORMAT_VERSION}\"", at + 1,
+        known = " and ".join(f'"{v}"' for v in FORMAT_VERSIONS)
+        raise g.error(TagError, f"[Format \"{value}\"]: {hint}; this reader reads {known}", at + 1,
                       rule="format")
+    g.header["format"] = value
     edition = values.get("Edition")
     if edition is None:
         raise g.error(TagError, f"missing [Edition \"{EDITION}\"] tag", first[1], rule="missing-tag",
@@ -342,6 +344,6 @@ class Header:
 def header_of(g: Game, index: int) -> Header:
     """The :class:`Header` of a game whose tags ``read_header`` has read; ``index`` its place in its input."""
     h = g.header
-    return Header(g.source, index, g.line0 + 1, g.off0, FORMAT_VERSION, EDITION, h["date"], h["expansions"], g.seats,
+    return Header(g.source, index, g.line0 + 1, g.off0, g.header["format"], EDITION, h["date"], h["expansions"], g.seats,
                   tuple(h["tags"]),
                   h["guilds"], h["seed"], tuple(sorted(h["deals"].values(), key=lambda d: d.age)), h["span"])
