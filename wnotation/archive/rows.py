@@ -111,7 +111,10 @@ class _Cursor:
 
     def at(self, mark: int) -> Game:
         if self.game is None:
-            self.game = Game(self.played.positions.start)
+            start = self.played.positions.start
+            if start is None:  # a score pad: no position, and no event to fold
+                raise ValueError("a replay without positions has no events to fold")
+            self.game = Game(start)
         for e in self.played.events[self.done:mark]:
             self.game.apply(e)
         self.done = mark
