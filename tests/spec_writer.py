@@ -14,8 +14,10 @@ _SEAT_NAME = re.compile(rf"{_SEAT_WORD}(?:[ \t]+{_SEAT_WORD})*")
 # Section 2: white space, where the spec names it (the seat key).
 _WHITE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + (
     "\u2028\u2029\u202f\u205f\u3000")
-_CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total", "coins",
-               "rank")
+# 10.8: the order of a result line's words (9, 9.1: the expansion rows, then the science symbols at the end).
+_CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "cities", "leaders",
+               "armada", "edifice", "total", "coins", "rank", "tablets", "compasses", "gears")
+_EXPANSIONS = ("Cities", "Leaders", "Armada", "Edifice")  # 4.4: the score pad's order
 _NUMERALS = {1: "I", 2: "II", 3: "III"}
 
 
@@ -115,6 +117,8 @@ def write(game: dict[str, Any]) -> str:
     seats = game["seats"]
     lines = [f"[Format {_string(game.get('format', '7WN 1'))}]", f"[Edition {_string(game.get('edition', '2e'))}]",
              f"[Date {_string(game.get('date') or '????.??.??')}]"]  # 10.2, 4.3
+    if game.get("expansions"):  # 10.2, 4.4
+        lines.append(f"[Expansions {_string(', '.join(sorted(game['expansions'], key=_EXPANSIONS.index)))}]")
     lines += [f"[{t['name']} {_string(t['value'])}]" for t in game.get("tags", [])]
     lines += [f"[Seat{i} {_string(s['name'])} {_string(s['wonder'])} {_string(s['side'])}]"
               for i, s in enumerate(seats, 1)]

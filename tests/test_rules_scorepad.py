@@ -67,6 +67,7 @@ def test_R_SCORE__science_follows_the_stated_symbols():
     assert errors(pad({1: {"tablets": 1, "compasses": 1, "gears": 1}})) == [("R-SCORE", 1)]  # 3 + 7 = 10
 
 
+@settings(deadline=None)  # the first example builds the engine's caches; the machine is shared
 @given(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6))
 def test_R_SCORE__stated_symbols_are_checked_against_the_squares_and_sets(t, c, g):
     science = t * t + c * c + g * g + 7 * min(t, c, g)
