@@ -430,6 +430,8 @@ def test_snapshots_asked_in_any_order_equal_positions_rebuilt_from_scratch(bundl
     rng = random.Random(11)
     for record in bundled:
         played = replay(record)
+        if played.final is None:
+            continue  # a score pad: nothing is dealt, no position
         start = initial(played.final.table)
         addresses = list(played.marks)
         truth = {}
