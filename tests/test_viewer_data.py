@@ -5,6 +5,7 @@ seat view hides what the engine's ``view`` hides. The data is read back from the
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -94,9 +95,13 @@ def test_every_casebook_case_embeds_the_engines_positions_and_findings(path: Pat
             assert where == [f["address"] if f["address"] in played.positions else played.addresses[-1]]
 
 
-def test_an_unreadable_case_is_not_a_record() -> None:
-    # the casebook's one case the reader refuses (R-BOARD) has no page: the CLI and the site report it instead
-    assert [p.name for p in CASES if p not in readable(CASES)] == ["012-board-two-gizah.7wn"]
+def test_the_cases_the_reader_refuses_give_a_located_error_instead_of_a_record() -> None:
+    # they have no page: the CLI reports the error (exit 2) and the site lists it in its index
+    refused = [p for p in CASES if p not in readable(CASES)]
+    assert "012-board-two-gizah.7wn" in [p.name for p in refused]  # R-BOARD: two seats play Gizah
+    for path in refused:
+        error = next(iter(read_games(path)))
+        assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error\[[a-z-]+\]: ", str(error)), str(error)
 
 
 def test_finding_lines_name_lines_of_the_embedded_source_R_LAST() -> None:
