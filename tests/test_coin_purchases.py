@@ -141,6 +141,9 @@ def test_R_TRADE_MINIMAL__the_tie_break_among_purchases_paying_the_same_coins():
     assert bought_by(g, 1, cost, 10, Coins(4, 0)) == Purchase(left=("wood", "stone"), left_coins=4)
     assert bought_by(g, 1, cost, 3, Coins(2, 2)).rule == "R-COST-COINS"  # more than held
     assert bought_by(g, 1, cost, 10, Coins(3, 1)).rule == "R-TRADE-MINIMAL"  # no purchase pays that
+    assert bought_by(g, 1, {"papyrus": 1}, 10, Coins(2, 0)).rule == "R-TRADE"  # nobody sells papyrus
+    assert bought_by(g, 1, {}, -1, Coins(0, 0)).rule == "R-COST-COINS"  # the coin cost alone is too much
+    assert bought_by(g, 1, {"glass": 1}, 0, Coins(0, 0)) == Purchase()  # Alexandria's own glass: nothing bought
 
 
 # --- the notation -------------------------------------------------------------------------------------------------

@@ -43,17 +43,19 @@ def bought_by(game: Game, seat: int, cost: Mapping[str, int], budget: int, coins
     exist but none pays those coins (the message lists what the legal ones pay)."""
     if coins.left < 0 or coins.right < 0:
         return Refusal("R-TRADE-MINIMAL", f"a purchase cannot pay a negative number of coins ({describe(coins)})")
+    if budget < 0:
+        return Refusal("R-COST-COINS", "the coin cost alone is more than the coins held")
     city = game.cities[seat - 1]
     n = len(game.cities)
     left, right = game.cities[seat % n], game.cities[(seat - 2) % n]
     options = minimal_purchases(cost, city.own, left.tradable, right.tradable, city.prices) if cost else (Purchase(),)
     if not options:
-        return unaffordable(cost, city.own, left.tradable, right.tradable, city.prices, max(budget, 0))
+        return unaffordable(cost, city.own, left.tradable, right.tradable, city.prices, budget)
     for option in options:
         if option.left_coins == coins.left and option.right_coins == coins.right:
             if option.coins > budget:
                 return Refusal("R-COST-COINS", f"paying {describe(coins)} costs {_coins(option.coins)}, has "
-                               f"{max(budget, 0)}")
+                               f"{budget}")
             return option
     paid = sorted({(o.left_coins, o.right_coins) for o in options})
     shown = ", ".join(f"L {a} R {b}" for a, b in paid[:6]) + (", …" if len(paid) > 6 else "")
