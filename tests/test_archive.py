@@ -127,7 +127,7 @@ def test_military_rows_are_the_conflicts(exported):
     military = read_table(out, "military")
     seats = {(row["game_id"], row["seat"]): row for row in named("seats", read_table(out, "seats"))}
     total: Counter = Counter()
-    for gid, age, seat, opponent, token, result in military:
+    for gid, _age, seat, _opponent, token, result in military:
         total[(gid, seat)] += token
         assert result == ("victory" if token > 0 else "defeat" if token < 0 else "tie")
     assert len(military) == 2 * 3 * len(seats)
@@ -396,3 +396,15 @@ def test_rows_do_not_depend_on_how_a_file_is_cut_into_pieces(tmp_path):
     assert tables[0] == tables[1] == tables[2]
     games = named("games", tables[0]["games"])
     assert [g["game"] for g in games] == list(range(10)) and [g["read"] for g in games].count(False) == 2
+
+
+def test_a_purchase_stated_in_coins_is_a_plays_row_with_its_coins_and_units_R_TRADE_MINIMAL():
+    """Case 160 (7WN 2) pays Ben 2 coins for his wood: the plays row says a stated purchase, 2 coins to the left,
+    and the unit it bought, found as the replay paid it (an AttributeError on a CoinsPaid before)."""
+    path = Path(__file__).resolve().parents[1] / "spec" / "cases" / "160-coins-buy-dearer-purchase.7wn"
+    (record,) = read_games(path)
+    played = replay(record)
+    rows = named("plays", R.game_rows(record, played, gid=1, source=str(path), index=0).tables["plays"])
+    (stockade,) = [p for p in rows if p["card"] == "Stockade"]
+    assert stockade["purchase_stated"] is True and (stockade["left_coins"], stockade["right_coins"]) == (2, 0)
+    assert (stockade["left_units"], stockade["right_units"]) == ("wood", "")

@@ -306,7 +306,8 @@ def json_schema() -> dict[str, Any]:
         if python in defs:
             defs[published] = defs.pop(python)
     schema["$defs"] = dict(sorted(defs.items()))
-    return _renamed_refs(schema)
+    renamed: dict[str, Any] = _renamed_refs(schema)
+    return renamed
 
 
 def _renamed_refs(node: Any) -> Any:

@@ -13,14 +13,20 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from ..catalog import Card
-from ..record import UNKNOWN, Record
+from ..record import UNKNOWN, CoinsPaid, Record, StatedPurchase
 from ..engine import Game, Replay, replay
 from ..engine import events as ev
+from ..engine.coins import Coins, purchase_for
 from ..engine.payment import Payment, pay
+from ..engine.trade import Purchase
 from ..engine.state import info, stage_info
 from .schema import TABLES, game_id
+
+#: One row of a table, its values in the table's column order (schema.TABLES).
+Row = tuple[Any, ...]
 
 __all__ = ["Rows", "file_rows", "game_rows", "piece_rows"]
 
@@ -31,7 +37,7 @@ _PLACED = (ev.CardBuilt, ev.StageBuilt, ev.CardSold, ev.CardDiscarded)
 class Rows:
     """Rows of every table (lists of tuples in :data:`~.schema.TABLES` order) and the counts a summary needs."""
 
-    tables: dict[str, list[tuple]] = field(default_factory=lambda: {name: [] for name in TABLES})
+    tables: dict[str, list[Row]] = field(default_factory=lambda: {name: [] for name in TABLES})
     games: int = 0  # games (and texts before a first game) seen
     broken: int = 0  # texts that are not a valid 7WN game
     complete: int = 0
@@ -67,7 +73,7 @@ def _played_on(text: str | None) -> date | None:
 
 def _game_row(gid: int, source: str, index: int, line: int, head: object, read: bool, complete: bool,
               turns: int, actions: int, results_stated: bool, results_match: bool | None,
-              counts: dict[str, int]) -> tuple:
+              counts: dict[str, int]) -> Row:
     """The games row; ``head`` is a Record or a reader Header (the same header fields), or ``None``."""
     tags: dict[str, str] = {}
     date_text = event = site = seed_alg = guilds = None
@@ -88,7 +94,7 @@ def _game_row(gid: int, source: str, index: int, line: int, head: object, read: 
             results_match, counts["error"], counts["warning"], counts["note"])
 
 
-def _finding_rows(gid: int, diagnostics: Sequence[object]) -> list[tuple]:
+def _finding_rows(gid: int, diagnostics: Sequence[object]) -> list[Row]:
     return [(gid, d.address, d.seat, d.rule, d.severity, d.kind, d.message, d.line, d.column)  # type: ignore
             for d in diagnostics]
 
@@ -164,7 +170,7 @@ class _Events:
     def __init__(self, played: Replay, gid: int, n: int) -> None:
         self.turns: dict[tuple[int, int], _Turn] = {}
         self.stages = [0] * n
-        self.military: list[tuple] = []
+        self.military: list[Row] = []
         turns, stages, military = self.turns, self.stages, self.military
         open_: _Turn | None = None
         done: _Turn | None = None  # the turn resolved last, while no placement of the next one has come
@@ -225,8 +231,8 @@ class _Events:
 
 
 def _plays(record: Record, played: Replay, seen: _Events, gid: int, line0: int,
-           errors_at: dict[tuple[int, int], int]) -> list[tuple]:
-    rows: list[tuple] = []
+           errors_at: dict[tuple[int, int], int]) -> list[Row]:
+    rows: list[Row] = []
     cursor = _Cursor(played)
     seen_turns: set[tuple[int, int]] = set()
     for turn in record.turns:
@@ -250,7 +256,7 @@ def _plays(record: Record, played: Replay, seen: _Events, gid: int, line0: int,
                 rows.append((gid, turn.age, turn.number, seat, a.use, card_name, None, None,
                              "ignored" if replayed else "not-replayed", None, 0, 0, 0, None, None, stated is not None,
                              0, extra, False, None, None, False,
-                             errors_at.get((line, column), 0) if line is not None else 0, not ann.empty, ann.glyph,
+                             errors_at.get((line, column or 0), 0) if line is not None else 0, not ann.empty, ann.glyph,
                              line, column))
                 continue
             kind = type(placed)
@@ -267,9 +273,17 @@ def _plays(record: Record, played: Replay, seen: _Events, gid: int, line0: int,
             else:
                 outcome = "discarded"
             left, right = t.left.get(seat, 0), t.right.get(seat, 0)
-            if stated is not None:
+            units_l: str | None
+            units_r: str | None
+            if isinstance(stated, StatedPurchase):
                 units_l, units_r = " ".join(stated.left), " ".join(stated.right)
-            elif left or right:
+            elif isinstance(stated, CoinsPaid):  # stated in coins (7WN 2): the units those coins bought
+                units_l = units_r = None
+                bought = purchase_for(cursor.at(t.start), seat, a.use, card if kind is ev.CardBuilt else None,
+                                      Coins(stated.left_coins, stated.right_coins))
+                if isinstance(bought, Purchase) and (bought.left_coins, bought.right_coins) == (left, right):
+                    units_l, units_r = " ".join(bought.left), " ".join(bought.right)
+            elif left or right:  # left out: the engine's choice, priced again
                 units_l = units_r = None
                 found = _inferred(cursor, t.start, seat, placed)
                 if found is not None and (found.purchase.left_coins, found.purchase.right_coins) == (left, right):
@@ -283,7 +297,7 @@ def _plays(record: Record, played: Replay, seen: _Events, gid: int, line0: int,
                 outcome, free, t.bank.get(seat, 0), left, right, units_l, units_r, stated is not None,
                 t.income.get(seat, 0), extra, six and last is False, None if last is False or last is None
                 else last.name, None if pick is None else pick.name, seat in t.declined,  # type: ignore[union-attr]
-                errors_at.get((line, column), 0) if line is not None else 0, not ann.empty, ann.glyph, line, column,
+                errors_at.get((line, column or 0), 0) if line is not None else 0, not ann.empty, ann.glyph, line, column,
             ))
     return rows
 
