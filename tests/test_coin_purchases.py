@@ -206,7 +206,7 @@ def test_json_carries_the_coins_and_refuses_half_a_coins_object():
     text = notation.to_json(record)
     assert '"purchase": {\n' in text and '"left_coins": 2' in text and '"right_coins": 0' in text
     assert notation.from_json(text) == record
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError):  # pydantic ValidationError: left_coins without right_coins
         notation.from_json(text.replace('"right_coins": 0', '"right": []'))
     assert notation.from_json(text.replace('"left_coins": 2,\n', "").replace('"right_coins": 0', '"left": []')
                               ).turns[0].actions[0].purchase == StatedPurchase()
