@@ -221,7 +221,7 @@ def test_show_unknown_cards_of_a_partial_record(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--at", "IV.2"], "error: no position 'IV.2' in this game (positions: I.0, I.1,"),
-    (["--seat", "Zoe"], "error: no seat 'Zoe' in this game (seats: Ada, Bob, Cyd, Dee)"),
+    (["--seat", "Zoe"], "error: no seat 'Zoe' in this game (seats: Ada, Bob, Cyd, Dee, or 1-4)"),
     (["--seat", "Bobb"], "error: no seat 'Bobb' in this game; did you mean Bob?"),
     (["--seat", "9"], "error: no seat '9' in this game"),
 ])

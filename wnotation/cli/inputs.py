@@ -90,3 +90,20 @@ def replayed(record: Record, lines: list[str], source: str) -> tuple[Replay, int
     for d in found:
         err(str(d))
     return played, EXIT_FINDINGS if any(d.severity == "error" for d in found) else EXIT_OK
+
+
+def seat_number(record: Record, text: str) -> int:
+    """The seat named ``text`` (``show --seat``, ``html --view``): a name (any case), or a number ``2`` / ``#2``. ``UserError`` otherwise."""
+    import difflib
+
+    wanted = " ".join(text.split()).casefold()
+    digits = wanted.lstrip("#")
+    if digits.isdigit() and 1 <= int(digits) <= record.players:
+        return int(digits)
+    for k, s in enumerate(record.seats, start=1):
+        if " ".join(s.name.split()).casefold() == wanted:
+            return k
+    names = [s.name for s in record.seats]
+    near = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]}?" if near else f" (seats: {', '.join(names)}, or 1-{record.players})"
+    raise UserError(f"no seat {text!r} in this game{hint}")

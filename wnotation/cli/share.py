@@ -7,17 +7,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from . import completion
 from .errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UserError, worst
-from .inputs import RECORD_PATH, STDIN, STDIN_NAME, expand, read, replayed
+from .inputs import RECORD_PATH, STDIN, STDIN_NAME, expand, read, replayed, seat_number
 from .output import count, err
-
-if TYPE_CHECKING:
-    from ..record import Record
 
 HTML_EPILOG = """\b
 One game becomes one HTML file that needs nothing else: open it from disk, send it, put it on
@@ -90,7 +86,7 @@ def _page(path: str, output: str | None, game: int, view: str | None) -> int:
     record = games[game - 1]
     if isinstance(record, NotationError):
         raise record  # compiler-style, exit 2: there is no Record to show
-    seat = _seat(record, view) if view is not None else None
+    seat = seat_number(record, view) if view is not None else None
     played, code = replayed(record, source_lines(text), source)
     pieces = game_pieces(text, 1)
     piece, line0 = pieces[game - 1] if len(pieces) == len(games) else (None, 0)
@@ -135,19 +131,6 @@ def _terminal(line: str) -> str:
     """One line of ``build_site``'s report as a terminal may show it: record text in an error message (a token
     the reader quotes, a file name) cannot move the cursor, retitle the window or reorder the line."""
     return _CONTROLS.sub("\ufffd", line)
-
-
-def _seat(record: Record, text: str) -> int:
-    """The seat ``text`` names: a name (any case), or a number ``2`` / ``#2``. ``UserError`` otherwise."""
-    wanted = " ".join(text.split()).casefold()
-    digits = wanted.lstrip("#")
-    if digits.isdigit() and 1 <= int(digits) <= record.players:
-        return int(digits)
-    for k, s in enumerate(record.seats, start=1):
-        if " ".join(s.name.split()).casefold() == wanted:
-            return k
-    raise UserError(f"no seat {text!r} in this game (seats: {', '.join(s.name for s in record.seats)}, or 1-"
-                    f"{record.players})")
 
 
 def _emit(content: str, output: str | None) -> None:

@@ -9,12 +9,11 @@ import click
 from ..catalog import AGE_NUMERALS
 from . import completion
 from .errors import UserError
-from .inputs import RECORD_PATH, one_game, replayed
+from .inputs import RECORD_PATH, one_game, replayed, seat_number
 from .output import emit_json, print_fields, print_table
 
 if TYPE_CHECKING:
     from ..engine import State
-    from ..record import Record
 
 SHOW_EPILOG = """\b
 Addresses: I.0 is Age I dealt, II.3 the position after turn 3 of Age II, I.7 after Babylon's extra
@@ -56,7 +55,7 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
             state = played.position(render.canonical_address(where))
         except KeyError as exc:
             raise UserError(str(exc.args[0])) from None
-    seats = [_seat_number(record, seat)] if seat is not None else list(range(1, record.players + 1))
+    seats = [seat_number(record, seat)] if seat is not None else list(range(1, record.players + 1))
     names = [s.name for s in record.seats]
     moves = {s: legal_actions(state, s) for s in seats} if legal else {}
     if as_json:
@@ -92,23 +91,6 @@ def _why_idle(state: State) -> str:
     if state.turn >= 6:
         return "the Age's turns are over for this seat"
     return "the hand holds only cards the record does not reveal"
-
-
-def _seat_number(record: Record, text: str) -> int:
-    """The seat named ``text``: a name (any case), or a number ``2`` / ``#2``. ``UserError`` otherwise."""
-    import difflib
-
-    wanted = " ".join(text.split()).casefold()
-    digits = wanted.lstrip("#")
-    if digits.isdigit() and 1 <= int(digits) <= record.players:
-        return int(digits)
-    for k, s in enumerate(record.seats, start=1):
-        if " ".join(s.name.split()).casefold() == wanted:
-            return k
-    names = [s.name for s in record.seats]
-    near = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
-    hint = f"; did you mean {near[0]}?" if near else f" (seats: {', '.join(names)})"
-    raise UserError(f"no seat {text!r} in this game{hint}")
 
 
 COMMANDS = (show,)
