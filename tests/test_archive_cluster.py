@@ -97,3 +97,37 @@ def test_an_unreachable_scheduler_is_one_clear_error(corpus, tmp_path, monkeypat
     monkeypatch.setattr(module, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ArchiveError, match="cannot reach the Dask scheduler"):
         export(corpus[:1], tmp_path / "x", scheduler="tcp://127.0.0.1:9")
+
+
+def test_the_check_command_on_the_cluster_prints_what_the_local_check_prints(cluster, corpus):
+    """`wnotation check --scheduler ADDRESS`: the same diagnostics, summary and exit code as a local check (a good
+    file, one with a broken game, one not UTF-8), and the same JSON report."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from cli_helpers import run
+
+    paths = [str(p) for p in corpus]
+    local = run("check", *paths, code=2)
+    remote = run("check", *paths, "--scheduler", cluster.scheduler_address, code=2)
+    assert (remote.stdout, remote.stderr) == (local.stdout, local.stderr)
+    assert "error" in local.stderr and local.stdout.strip()
+    local_json = run("check", *paths, "--json", code=2)
+    remote_json = run("check", *paths, "--json", "--scheduler", cluster.scheduler_address, code=2)
+    assert remote_json.stdout == local_json.stdout
+
+
+def test_check_scheduler_refuses_jobs_and_stdin_and_names_an_unreachable_scheduler(corpus, monkeypatch):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from cli_helpers import run
+
+    from wnotation.archive import cluster as module
+
+    assert "exclude each other" in run("check", str(corpus[0]), "--jobs", "2", "--scheduler", "tcp://x:1",
+                                       code=2).stderr
+    assert "not standard input" in run("check", "-", "--scheduler", "tcp://x:1", code=2, input="").stderr
+    monkeypatch.setattr(module, "CONNECT_TIMEOUT", "1s")
+    unreachable = run("check", str(corpus[0]), "--scheduler", "tcp://127.0.0.1:9", code=2)
+    assert "cannot reach the Dask scheduler" in unreachable.stderr and "Traceback" not in unreachable.stderr

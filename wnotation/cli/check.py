@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from contextlib import closing
+from typing import TYPE_CHECKING
 
 import click
 
-from .inputs import RECORD_PATH, expand
+from .errors import UserError
+from .inputs import RECORD_PATH, STDIN, expand
 from .progress import Progress, games_in
+
+if TYPE_CHECKING:
+    from ..batch import Run
 
 CHECK_EPILOG = """\b
 Diagnostics go to stderr, compiler-style, with the source line and a caret:
@@ -22,7 +28,8 @@ Examples:
   wnotation check replays/
   wnotation check archive.7wn --jobs 4
   wnotation generate --players 5 --seed 1 | wnotation check -
-  wnotation check replays/ --json > report.json"""
+  wnotation check replays/ --json > report.json
+  wnotation check big/ --scheduler tcp://10.0.0.5:8786"""
 
 
 @click.command(epilog=CHECK_EPILOG, short_help="Check records: read, replay every action, verify the results.")
@@ -33,18 +40,25 @@ Examples:
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON on stdout.")
 @click.option("--allow-empty", is_flag=True, help="Accept an input without any game (empty, blank, only "
               "comments) with a warning; by default it is an error (exit 1), so a truncated file does not pass.")
-def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -> int:
+@click.option("--scheduler", metavar="ADDRESS", help="Check on the Dask cluster whose scheduler is at ADDRESS "
+              "(tcp://host:8786): pieces of whole games are its tasks; same output, in input order. Needs "
+              "wnotation[cluster].")
+def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool, scheduler: str | None) -> int:
     """Check 7WN records: read every game, replay it under the rules, verify its expected results.
 
     PATH is a .7wn file, a directory (searched recursively for *.7wn files) or - for standard input. A broken
     game is reported and the next one is still checked. Every problem is shown with its file, line and column,
     its rule ID (R-… for the rules, a notation check such as syntax or unknown-card otherwise) and the line.
     """
-    from ..batch import check_many
     from ..diagnostics import CheckTally
     from ..gcpolicy import batch_collection
 
     inputs = expand(paths)
+    if scheduler is not None:
+        if jobs != 1:
+            raise click.UsageError("--jobs and --scheduler exclude each other: the cluster's workers do the work")
+        if STDIN in inputs:
+            raise click.UsageError("--scheduler checks files, not standard input")
     tally = CheckTally()
     out = None
     if as_json:
@@ -52,7 +66,7 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -
 
         out = JsonReport(tally, _echo)
     with Progress("checking", lambda: games_in(inputs), writes=as_json) as progress, \
-            closing(check_many(inputs, jobs, allow_empty)) as runs, batch_collection():
+            closing(_runs(inputs, jobs, allow_empty, scheduler)) as runs, batch_collection():
         for run in runs:
             if out is None and run.error is not None:
                 progress.echo(f"error: cannot read {run.source}: {run.error}")
@@ -77,6 +91,23 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool) -
     else:
         click.echo(tally.summary())
     return tally.exit_code
+
+
+def _runs(inputs: list[str], jobs: int, allow_empty: bool, scheduler: str | None) -> Generator[Run, None, None]:
+    """The runs of ``check_many`` here, or of the same pieces on the Dask cluster at ``scheduler``; a cluster that
+    cannot be reached (or dask.distributed missing) is one clear error, exit 2."""
+    if scheduler is None:
+        from ..batch import check_many
+
+        yield from check_many(inputs, jobs, allow_empty)
+        return
+    from ..archive.cluster import check_on_cluster
+    from ..archive.store import ArchiveError
+
+    try:
+        yield from check_on_cluster(inputs, scheduler, allow_empty)
+    except ArchiveError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _echo(text: str) -> None:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..engine import Replay
     from ..record import Record
 
-__all__ = ["RECORD_PATH", "STDIN", "STDIN_NAME", "expand", "one_game", "read", "replayed"]
+__all__ = ["RECORD_PATH", "STDIN", "STDIN_NAME", "expand", "one_game", "read", "replayed", "seat_number"]
 
 #: A record argument: any path (stdin as ``-``), left to the command to read, so that its errors stay one line; the
 #: type lets the shell complete file names.
