@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from ..catalog import Card
+from .memo import Memo, memo
 
 #: ``HandsPassed.direction``: +1 passes to the left neighbour (seat i -> i+1), -1 to the right (R-PASS).
 LEFT, RIGHT = 1, -1
@@ -124,3 +125,71 @@ Event = Union[
     AgeDealt, CardBuilt, StageBuilt, CardSold, CardDiscarded, CoinsPaid, CoinsGained, PickedFromDiscard,
     PickDeclined, HandsPassed, TurnResolved, ConflictResolved, AgeEnded,
 ]
+
+
+# --- shared instances -----------------------------------------------------------------------------------------
+
+#: Events are immutable values and few distinct ones occur (a seat, a catalogue card, a small amount), so turn
+#: resolution builds each once and every replay shares it. Keys hold a card's ``id``; a hit is used only if it holds
+#: that very card (an id is reused only after its card is gone).
+_SHARED: Memo[tuple[object, ...], Event] = memo("events: shared instances", 1 << 13)
+
+
+def built(seat: int, card: Card, how: str) -> CardBuilt:
+    key = (CardBuilt, seat, id(card), how)
+    e = _SHARED.get(key)
+    if isinstance(e, CardBuilt) and e.card is card:
+        return e
+    made = CardBuilt(seat, card, how)
+    _SHARED.put(key, made)
+    return made
+
+
+def staged(seat: int, stage: int, card: Card | None) -> StageBuilt:
+    key = (StageBuilt, seat, stage, id(card))
+    e = _SHARED.get(key)
+    if isinstance(e, StageBuilt) and e.card is card:
+        return e
+    made = StageBuilt(seat, stage, card)
+    _SHARED.put(key, made)
+    return made
+
+
+def sold(seat: int, card: Card | None) -> CardSold:
+    key = (CardSold, seat, id(card))
+    e = _SHARED.get(key)
+    if isinstance(e, CardSold) and e.card is card:
+        return e
+    made = CardSold(seat, card)
+    _SHARED.put(key, made)
+    return made
+
+
+def discarded(seat: int, card: Card | None) -> CardDiscarded:
+    key = (CardDiscarded, seat, id(card))
+    e = _SHARED.get(key)
+    if isinstance(e, CardDiscarded) and e.card is card:
+        return e
+    made = CardDiscarded(seat, card)
+    _SHARED.put(key, made)
+    return made
+
+
+def paid(seat: int, to: int | None, amount: int) -> Event:
+    key = (CoinsPaid, seat, to, amount)
+    return _SHARED.get(key) or _SHARED.put(key, CoinsPaid(seat, to, amount))
+
+
+def gained(seat: int, amount: int, reason: str) -> Event:
+    key = (CoinsGained, seat, amount, reason)
+    return _SHARED.get(key) or _SHARED.put(key, CoinsGained(seat, amount, reason))
+
+
+def turn_over(age: int, turn: int) -> Event:
+    key = (TurnResolved, age, turn)
+    return _SHARED.get(key) or _SHARED.put(key, TurnResolved(age, turn))
+
+
+def passed(direction: int) -> Event:
+    key = (HandsPassed, direction)
+    return _SHARED.get(key) or _SHARED.put(key, HandsPassed(direction))

@@ -33,7 +33,6 @@ from ..catalog import (
 from ..record import Span
 from . import events as ev
 from .findings import Finding, Severity
-from .memo import Memo, memo
 from .payment import Payment, Stated, pay
 from .state import City, CityState, Game, State, info, position_of, stage_info
 from .trade import Refusal
@@ -139,85 +138,13 @@ def _free_purchase(t: _Turn, p: Play, card: Card, rule: str) -> None:
            "a free build needs no purchase (R-FREE); built for free, nothing is paid", p.seat, p.span)
 
 
-# --- events, interned ---------------------------------------------------------------------------------------------
-
-#: Events are immutable values and few distinct ones occur (a seat, a catalogue card, a small amount), so each is
-#: built once and shared by every replay. Keys hold a card's ``id``; a hit is used only if it holds that very card
-#: (an id is reused only after its card is gone).
-_EVENTS: Memo[tuple[object, ...], ev.Event] = memo("rules: events", 1 << 13)
-
-
-def _built(seat: int, card: Card, how: str) -> ev.CardBuilt:
-    key = (ev.CardBuilt, seat, id(card), how)
-    e = _EVENTS.get(key)
-    if isinstance(e, ev.CardBuilt) and e.card is card:
-        return e
-    made = ev.CardBuilt(seat, card, how)
-    _EVENTS.put(key, made)
-    return made
-
-
-def _sold(seat: int, card: Card | None) -> ev.CardSold:
-    key = (ev.CardSold, seat, id(card))
-    e = _EVENTS.get(key)
-    if isinstance(e, ev.CardSold) and e.card is card:
-        return e
-    made = ev.CardSold(seat, card)
-    _EVENTS.put(key, made)
-    return made
-
-
-def _discarded(seat: int, card: Card | None) -> ev.CardDiscarded:
-    key = (ev.CardDiscarded, seat, id(card))
-    e = _EVENTS.get(key)
-    if isinstance(e, ev.CardDiscarded) and e.card is card:
-        return e
-    made = ev.CardDiscarded(seat, card)
-    _EVENTS.put(key, made)
-    return made
-
-
-def _staged(seat: int, stage: int, card: Card | None) -> ev.StageBuilt:
-    key = (ev.StageBuilt, seat, stage, id(card))
-    e = _EVENTS.get(key)
-    if isinstance(e, ev.StageBuilt) and e.card is card:
-        return e
-    made = ev.StageBuilt(seat, stage, card)
-    _EVENTS.put(key, made)
-    return made
-
-
-def _paid_to(seat: int, to: int | None, amount: int) -> ev.Event:
-    key = (ev.CoinsPaid, seat, to, amount)
-    e = _EVENTS.get(key)
-    return e if e is not None else _EVENTS.put(key, ev.CoinsPaid(seat, to, amount))
-
-
-def _gained(seat: int, amount: int, reason: str) -> ev.Event:
-    key = (ev.CoinsGained, seat, amount, reason)
-    e = _EVENTS.get(key)
-    return e if e is not None else _EVENTS.put(key, ev.CoinsGained(seat, amount, reason))
-
-
-def _turn_over(age: int, turn: int) -> ev.Event:
-    key = (ev.TurnResolved, age, turn)
-    e = _EVENTS.get(key)
-    return e if e is not None else _EVENTS.put(key, ev.TurnResolved(age, turn))
-
-
-def _passed(direction: int) -> ev.Event:
-    key = (ev.HandsPassed, direction)
-    e = _EVENTS.get(key)
-    return e if e is not None else _EVENTS.put(key, ev.HandsPassed(direction))
-
-
 def _paid(seat: int, n: int, paid: Payment, out: list[ev.Event]) -> None:
     if paid.bank:
-        out.append(_paid_to(seat, None, paid.bank))
+        out.append(ev.paid(seat, None, paid.bank))
     if paid.purchase.left_coins:
-        out.append(_paid_to(seat, seat % n + 1, paid.purchase.left_coins))
+        out.append(ev.paid(seat, seat % n + 1, paid.purchase.left_coins))
     if paid.purchase.right_coins:
-        out.append(_paid_to(seat, (seat - 2) % n + 1, paid.purchase.right_coins))
+        out.append(ev.paid(seat, (seat - 2) % n + 1, paid.purchase.right_coins))
 
 
 def count(state: Position, seat: int, counts: tuple[str, ...], cities: Iterable[str]) -> int:
@@ -315,11 +242,11 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
     if use == "build":
         if card is None:
             t.find("R-TURN", f"{t.name(seat)} builds a card that the record does not name", seat, p.span)
-            out.append(_discarded(seat, None))
+            out.append(ev.discarded(seat, None))
             return
         if card.name in city.names:
             t.find("R-UNIQUE", f"{t.name(seat)} cannot build {card.name}: the city already has one", seat, p.span)
-            out.append(_discarded(seat, card))
+            out.append(ev.discarded(seat, card))
             return
         i = info(card)
         free = free_rule(g, city, card, t.turn)
@@ -327,14 +254,14 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
         if free is not None:
             if stated and (stated[0] or stated[1]):
                 _free_purchase(t, p, card, free)
-            out.append(_built(seat, card, "chain" if free == "R-CHAIN" else "power"))
+            out.append(ev.built(seat, card, "chain" if free == "R-CHAIN" else "power"))
         else:
             paid = pay(g, seat, i.cost, card.cost.coins, stated)
             if isinstance(paid, Refusal):
                 t.find(paid.rule, f"{t.name(seat)} cannot build {card.name}: {paid.reason}", seat, p.span)
-                out.append(_built(seat, card, "unpaid"))
+                out.append(ev.built(seat, card, "unpaid"))
             else:
-                out.append(_built(seat, card, "paid"))
+                out.append(ev.built(seat, card, "paid"))
                 _paid(seat, len(g.cities), paid, out)
         if i.coins or i.coins_per:
             incomes.append((seat, "card", card))
@@ -343,11 +270,11 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
         if n > len(city.wonder.stages):
             t.find("R-STAGE", f"{t.name(seat)} cannot build a stage: all {city.stages} stages of "
                    f"{city.wonder} are built", seat, p.span)
-            out.append(_discarded(seat, card))
+            out.append(ev.discarded(seat, card))
             return
         st = city.wonder.stages[n - 1]
         paid = pay(g, seat, stage_info(city.wonder, n).cost, st.cost.coins, p.purchase)
-        out.append(_staged(seat, n, card))
+        out.append(ev.staged(seat, n, card))
         if isinstance(paid, Refusal):
             t.find(paid.rule, f"{t.name(seat)} cannot build stage {n} of {city.wonder}: {paid.reason}", seat,
                    p.span)
@@ -355,10 +282,10 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
             _paid(seat, len(g.cities), paid, out)
         incomes.append((seat, "stage", n))
     elif use == "sell":
-        out.append(_sold(seat, card))
+        out.append(ev.sold(seat, card))
         incomes.append((seat, "sale", None))
     else:
-        out.append(_discarded(seat, card))
+        out.append(ev.discarded(seat, card))
 
 
 def _incomes(game: Game, incomes: list[Income]) -> list[ev.Event]:
@@ -366,15 +293,15 @@ def _incomes(game: Game, incomes: list[Income]) -> list[ev.Event]:
     out = []
     for seat, kind, what in incomes:
         if kind == "sale":
-            out.append(_gained(seat, SALE, "sale"))
+            out.append(ev.gained(seat, SALE, "sale"))
         elif isinstance(what, Card):
             coins = card_income(game, seat, what)
             if coins:
-                out.append(_gained(seat, coins, "card"))
+                out.append(ev.gained(seat, coins, "card"))
         elif isinstance(what, int):
             coins = stage_info(game.cities[seat - 1].wonder, what).coins
             if coins:
-                out.append(_gained(seat, coins, "stage"))
+                out.append(ev.gained(seat, coins, "stage"))
     return out
 
 
@@ -388,7 +315,7 @@ def _last_cards(t: _Turn, game: Game, chosen: Mapping[int, Play]) -> list[ev.Eve
         p = chosen[seat]
         if not p.discard:
             if p.use == "discard":  # a missing action, already reported (R-TURN)
-                out.append(_discarded(seat, hand[0]))
+                out.append(ev.discarded(seat, hand[0]))
                 continue
             city = game.cities[k]
             if PlayLastCard in city.powers:
@@ -400,14 +327,14 @@ def _last_cards(t: _Turn, game: Game, chosen: Mapping[int, Play]) -> list[ev.Eve
             else:
                 t.find("R-LAST", f"{t.name(seat)} must discard the last card; the record names none",
                        seat, p.span)
-            out.append(_discarded(seat, hand[0]))
+            out.append(ev.discarded(seat, hand[0]))
             continue
         stated = p.discard[0]
         left = hand[0]
         if stated is not None and left is not None and stated is not left and stated != left:
             t.find("R-LAST", f"{t.name(seat)} discards {stated.name}, but the last card left in hand is "
                    f"{left.name}", seat, p.span)
-        out.append(_discarded(seat, stated if stated is not None else left))
+        out.append(ev.discarded(seat, stated if stated is not None else left))
     return out
 
 
@@ -451,8 +378,8 @@ def play_turn(game: Game, plays: Sequence[Play]) -> tuple[list[ev.Event], list[F
     if t.turn == 6:
         tail += _last_cards(t, game, chosen)  # incomes change coins only: the hands and powers are as placed
     elif t.turn < 6:
-        tail.append(_passed(passing(game.age)))
-    tail.append(_turn_over(game.age, t.turn))
+        tail.append(ev.passed(passing(game.age)))
+    tail.append(ev.turn_over(game.age, t.turn))
     for e in tail:
         game.apply(e)
     return placements + tail, t.findings
