@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Literal
 
+from ..compiler_style import compiler_style
+
 if TYPE_CHECKING:
     from ..notation.errors import NotationError
 
@@ -17,13 +19,10 @@ SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
 
 def render(severity: str, rule: str, message: str, source: str, line: int, column: int, source_line: str = "") -> str:
     """A diagnostic compiler-style: ``file:12:5: error[R-TRADE]: message``, then, when the line is known, the line
-    and a caret under the column (tabs kept as tabs, so that terminals line it up). The one rendering of every
-    diagnostic, whatever its severity; the same layout as a :class:`~wnotation.notation.NotationError`'s."""
-    head = f"{source}:{line}:{column}: {severity}[{rule}]: {message}"
-    if not source_line:
-        return head
-    caret = "".join(c if c == "\t" else " " for c in source_line[: column - 1]) + "^"
-    return f"{head}\n    {source_line}\n    {caret}"
+    and a caret under the column; control characters from the record shown as visible stand-ins. The one
+    rendering of every diagnostic, whatever its severity; the same as a
+    :class:`~wnotation.notation.NotationError`'s (both are :func:`~wnotation.compiler_style.compiler_style`)."""
+    return compiler_style(severity, rule, message, source, line, column, source_line)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..compiler_style import compiler_style, visible
+
 
 class NotationError(ValueError):
     """A text that is not valid 7WN. ``line``/``column`` are 1-based; ``offset`` is 0-based in the text.
@@ -48,15 +50,12 @@ class NotationError(ValueError):
 
     @property
     def caret(self) -> str:
-        """Spaces (tabs kept as tabs, so terminals line it up) and a ``^`` under the column."""
-        prefix = self.source_line[: self.column - 1]
+        """Spaces (tabs kept as tabs, so terminals line it up) and a ``^`` under the column of the shown line."""
+        prefix = visible(self.source_line)[: self.column - 1]
         return "".join(c if c == "\t" else " " for c in prefix) + "^"
 
     def __str__(self) -> str:
-        head = f"{self.source}:{self.line}:{self.column}: error[{self.rule}]: {self.message}"
-        if not self.source_line:
-            return head
-        return f"{head}\n    {self.source_line}\n    {self.caret}"
+        return compiler_style("error", self.rule, self.message, self.source, self.line, self.column, self.source_line)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r}, line={self.line}, column={self.column})"
