@@ -83,7 +83,11 @@ def test_score_json(game, played):
     assert data["source"] == game and data["game"] == 1
     assert [s["total"] for s in data["seats"]] == [s.total for s in rep.scores.lines]
     assert data["winners"] == [record.seats[s - 1].name for s in rep.scores.winners()]
-    assert set(data["seats"][0]) == {"seat", "name", "wonder", "side", *CATEGORIES, "total", "coins", "rank"}
+    categories = ["wonder_points" if c == "wonder" else c for c in CATEGORIES]
+    assert list(data["seats"][0]) == ["seat", "name", "wonder", "side", *categories, "total", "coins", "rank"]
+    # the board and the points are two fields: "wonder" named the board's points once, and lost the board
+    assert [(s["wonder"], s["side"]) for s in data["seats"]] == [(s.wonder, s.side) for s in record.seats]
+    assert [s["wonder_points"] for s in data["seats"]] == [s.wonder for s in rep.scores.lines]
 
 
 def test_score_of_the_second_game_and_of_stdin(tmp_path):

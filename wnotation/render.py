@@ -60,13 +60,21 @@ def score_table(record: Record, sheet: Any) -> tuple[list[str], list[list[str]]]
     return header, rows
 
 
+def sheet_lines(sheet: Any) -> list[dict[str, Any]]:
+    """Each seat's line of ``sheet`` as a dict keyed by the sheet's rows (:func:`score_rows`: the categories,
+    total, coins, rank), in seat order."""
+    rows = score_rows(sheet)
+    return [{name: getattr(line, name) for name in rows} for line in sheet.lines]
+
+
 def score_data(record: Record, sheet: Any) -> dict[str, Any]:
-    """The score sheet as JSON-ready data: a dict per seat (name, Wonder, side, the categories, total, coins,
-    rank) and the winners' names."""
+    """The score sheet as JSON-ready data: a dict per seat (seat number, name, Wonder board and side, the
+    categories, total, coins, rank) and the winners' names. The Wonder category is ``wonder_points``, as in the
+    archive's seats table, because ``wonder`` names the board."""
     seats = []
-    for seat, line in zip(record.seats, sheet.lines):
-        seats.append({"seat": line.seat, "name": seat.name, "wonder": seat.wonder, "side": seat.side}
-                     | {name: getattr(line, name) for name in score_rows(sheet)})
+    for k, (seat, line) in enumerate(zip(record.seats, sheet_lines(sheet)), 1):
+        points = {("wonder_points" if name == "wonder" else name): value for name, value in line.items()}
+        seats.append({"seat": k, "name": seat.name, "wonder": seat.wonder, "side": seat.side} | points)
     return {"seats": seats, "winners": [record.seats[s - 1].name for s in sheet.winners()]}
 
 

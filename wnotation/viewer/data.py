@@ -16,7 +16,7 @@ from ..engine import events as ev
 from ..diagnostics import is_check_only
 from ..notation import NotationError, format_action, parse, write
 from ..record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
-from ..render import SCORE_ROWS, city_data, describe_address, score_data, score_rows
+from ..render import SCORE_ROWS, city_data, describe_address, score_data, score_rows, sheet_lines
 
 #: Bump when the shape of :func:`game_data` changes (the page's script reads it).
 DATA_VERSION = 1
@@ -262,7 +262,9 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
 
     final = None
     if replay.scores is not None:
-        final = score_data(record, replay.scores) | {"tie_break": tie_break(names, replay.scores)}
+        # the lines keyed by the rows the page draws (D.rows); the seats' boards are in "seats" above
+        final = {"seats": sheet_lines(replay.scores), "winners": score_data(record, replay.scores)["winners"],
+                 "tie_break": tie_break(names, replay.scores)}
     return {
         "version": DATA_VERSION,
         "title": game_title(record),
