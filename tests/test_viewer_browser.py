@@ -354,6 +354,28 @@ def test_a_phone_in_portrait_reads_the_page_without_sideways_scrolling(browser, 
         w.close()
 
 
+@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 390, "height": 844}])
+def test_a_score_pad_record_shows_its_sheet_without_the_empty_parts_of_a_replay(browser, folder, viewport) -> None:
+    record, played, text = load("pad-5p-cities-leaders.7wn")
+    path = write_page(folder, f"pad-{viewport['width']}.html", record, played, source=text)
+    w = Watched(browser, viewport=viewport)
+    try:
+        w.open(path)
+        # no turn, no discard pile, no points by Age, nothing to step through: those parts are not shown empty
+        for part in ("#turn", "#discards", "#by-age-h", "#chart", "#turns", "#first", "#next", "#slider"):
+            assert not w.page.is_visible(part), part
+        assert w.page.is_visible("#scoretable") and w.page.is_visible("#label") and w.page.is_visible("#download")
+        totals = w.page.eval_on_selector_all("#scoretable td[data-row=total]", "cells => cells.map(c => c.textContent)")
+        assert totals == [str(line.total) for line in played.scores.lines]
+        board = w.page.eval_on_selector("#board", "b => b.getBoundingClientRect().width")
+        assert board > viewport["width"] / 2  # the sheet has the page's width, not the turn list's column
+        width = w.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width  # a wide sheet scrolls inside its section, not the page
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
 def test_ci_installs_chromium_and_makes_the_browser_tests_required() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "missing+=(chromium)" in script and "apt-get update" in script

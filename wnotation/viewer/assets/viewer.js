@@ -443,6 +443,10 @@
     setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
   });
 
+  if (!P.length) {  // nothing to step through: no stepping, no turn, no discard pile, no points by Age
+    ["first", "prev", "next", "last", "slider", "turns", "turn", "discards", "by-age-h", "chart"].forEach(function (id) { $(id).hidden = true; });
+    document.querySelector(".layout").classList.add("no-turns");
+  }
   if (P.length) {
     var start = fromHash();
     go(start === null ? 0 : start, start !== null);
