@@ -6,7 +6,7 @@ Events are small frozen values named as past participles; they hold only what th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from ..catalog import Card
@@ -61,11 +61,14 @@ class CardDiscarded:
 
 @dataclass(frozen=True, slots=True)
 class CoinsPaid:
-    """``seat`` paid ``amount`` coins to seat ``to``, or to the bank when ``to`` is ``None``."""
+    """``seat`` paid ``amount`` coins to seat ``to``, or to the bank when ``to`` is ``None``. ``units``: the
+    resources those coins bought from neighbour ``to`` (R-TRADE), as the payment lists them; empty for the bank.
+    Events compare on the coins alone: which of equally priced purchases was bought changes no state."""
 
     seat: int
     to: int | None
     amount: int
+    units: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +178,9 @@ def discarded(seat: int, card: Card | None) -> CardDiscarded:
     return made
 
 
-def paid(seat: int, to: int | None, amount: int) -> Event:
-    key = (CoinsPaid, seat, to, amount)
-    return _SHARED.get(key) or _SHARED.put(key, CoinsPaid(seat, to, amount))
+def paid(seat: int, to: int | None, amount: int, units: tuple[str, ...] = ()) -> Event:
+    key = (CoinsPaid, seat, to, amount, units)
+    return _SHARED.get(key) or _SHARED.put(key, CoinsPaid(seat, to, amount, units))
 
 
 def gained(seat: int, amount: int, reason: str) -> Event:

@@ -141,10 +141,11 @@ def _free_purchase(t: _Turn, p: Play, card: Card, rule: str) -> None:
 def _paid(seat: int, n: int, paid: Payment, out: list[ev.Event]) -> None:
     if paid.bank:
         out.append(ev.paid(seat, None, paid.bank))
-    if paid.purchase.left_coins:
-        out.append(ev.paid(seat, seat % n + 1, paid.purchase.left_coins))
-    if paid.purchase.right_coins:
-        out.append(ev.paid(seat, (seat - 2) % n + 1, paid.purchase.right_coins))
+    bought = paid.purchase
+    if bought.left_coins:
+        out.append(ev.paid(seat, seat % n + 1, bought.left_coins, bought.left))
+    if bought.right_coins:
+        out.append(ev.paid(seat, (seat - 2) % n + 1, bought.right_coins, bought.right))
 
 
 def count(state: Position, seat: int, counts: tuple[str, ...], cities: Iterable[str]) -> int:
