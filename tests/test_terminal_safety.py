@@ -8,8 +8,8 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.cli_helpers import run
-from tests.helpers import HEADER
+from cli_helpers import run
+from helpers import HEADER
 from wnotation.compiler_style import compiler_style, visible
 from wnotation.notation import NotationError
 
