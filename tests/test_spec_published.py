@@ -113,7 +113,8 @@ def test_the_schema_refuses_what_the_record_refuses():
 
 
 _OBJECTS = {"game": "Record", "seat": "Seat", "tag": "Tag", "seed": "Seed", "deal": "Deal", "turn": "Turn",
-            "action": "Action", "purchase": "Purchase", "coins": "CoinsPaid", "pick": "Pick", "result": "SeatResult",
+            "variation": "Variation", "action": "Action", "purchase": "Purchase", "coins": "CoinsPaid", "pick": "Pick",
+            "result": "SeatResult",
             "annotation": "Annotation"}
 
 

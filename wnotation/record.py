@@ -10,7 +10,8 @@ What the engine may assume about a Record (the reader guarantees it; :meth:`Reco
 * 3..7 seats, numbered 1..N in clockwise order (R-SEAT), distinct Wonders, each the catalogue's name of a Wonder
   (a validated Record holds it even when built with another spelling: ``Giza`` becomes ``Gizah``);
 * each action's ``seat`` is in 1..N and no seat acts twice in one turn (actions may be listed in any order: the
-  seat says whose they are); each result's ``seat`` is in 1..N, at most one result per seat.
+  seat says whose they are), in the turns of variations too; each result's ``seat`` is in 1..N, at most one result
+  per seat; every variation has at least one turn.
 
 The reader also guarantees that card names are printed catalogue names or ``"?"``, guild names are guilds, and
 turns appear in order (Age I..III, turn 1..6 then the optional extra turn 7); the validator leaves these to the
@@ -35,7 +36,8 @@ Expansion = Literal["Cities", "Leaders", "Armada", "Edifice"]  # vocabulary.EXPA
 Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
 GLYPHS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 FORMAT_VERSION = "7WN 1"
-#: The format versions a reader reads (spec 7wn.md §3.1): version 2 adds coin-stated purchases (§7.4).
+#: The format versions a reader reads (spec 7wn.md §3.1): version 2 adds coin-stated purchases (§7.4) and
+#: variations (§6.1).
 FORMAT_VERSIONS: tuple[str, ...] = ("7WN 1", "7WN 2")
 EDITION = "2e"
 
@@ -145,18 +147,34 @@ class Action(_Model):
 class Turn(_Model):
     """Turn ``number`` (1..6, or 7 for Babylon's extra turn) of ``age`` (1..3), addressed ``I.3``.
 
-    A normal turn has one action per seat in seat order; an extra turn only those of the seats that play one.
+    A normal turn has one action per seat in seat order; an extra turn only those of the seats that play one; a
+    partial turn of a variation those of the seats it changes (the others keep their action of the line it
+    branches from, spec §6.1). ``variations`` are the alternatives to this turn (format version 2), in order;
+    JSON leaves the member out when there is none, so a game without variations has the JSON of version 1.
     """
 
     age: int = Field(ge=1, le=3)
     number: int = Field(ge=1, le=7)
     actions: tuple[Action, ...]
     annotation: Annotation = NO_ANNOTATION
+    variations: tuple[Variation, ...] = Field(default=(), exclude_if=lambda v: not v)
     span: SourceSpan = Field(default=None, exclude=True)
 
     @property
     def label(self) -> str:
         return f"{('I', 'II', 'III')[self.age - 1]}.{self.number}"
+
+
+class Variation(_Model):
+    """An alternative line of play to the turn it belongs to (spec §6.1, format version 2): its first turn has that
+    turn's label and replaces it, whole or for the seats it names; further turns go on from there. Its turns may
+    have variations of their own. ``span`` is where its ``(`` is."""
+
+    turns: tuple[Turn, ...] = Field(min_length=1)
+    span: SourceSpan = Field(default=None, exclude=True)
+
+
+Turn.model_rebuild()
 
 
 class Seat(_Model):
@@ -268,14 +286,7 @@ class Record(_Model):
         wonders = [s.wonder.casefold() for s in self.seats]
         if len(set(wonders)) != n:
             raise ValueError("two seats play the same Wonder (R-BOARD)")
-        for turn in self.turns:
-            seen: set[int] = set()
-            for action in turn.actions:
-                if not 1 <= action.seat <= n:
-                    raise ValueError(f"{turn.label}: seat {action.seat} is not in 1..{n}")
-                if action.seat in seen:
-                    raise ValueError(f"{turn.label}: seat {action.seat} acts twice in one turn")
-                seen.add(action.seat)
+        _check_seats(self.turns, n)
         stated: set[int] = set()
         for result in self.results:
             if not 1 <= result.seat <= n:
@@ -292,6 +303,25 @@ class Record(_Model):
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first free tag called ``name`` (case-sensitive, as PGN)."""
         return next((t.value for t in self.tags if t.name == name), default)
+
+
+def _check_seats(turns: tuple[Turn, ...], n: int) -> None:
+    """Each action's seat in 1..``n``, once per turn, in ``turns`` and their variations."""
+    for turn in turns:
+        seen: set[int] = set()
+        for action in turn.actions:
+            if not 1 <= action.seat <= n:
+                raise ValueError(f"{turn.label}: seat {action.seat} is not in 1..{n}")
+            if action.seat in seen:
+                raise ValueError(f"{turn.label}: seat {action.seat} acts twice in one turn")
+            seen.add(action.seat)
+        for variation in turn.variations:
+            _check_seats(variation.turns, n)
+
+
+def has_variations(record: Record) -> bool:
+    """Whether any turn of ``record`` has a variation (a construct of format version 2)."""
+    return any(turn.variations for turn in record.turns)
 
 
 #: Models whose JSON Schema name is not their Python name (renamed in Python, published names kept).

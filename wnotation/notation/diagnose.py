@@ -63,6 +63,8 @@ _PLAIN = {
     "RSQB": "']'",
     "PICK_OPEN": "', pick'",
     "PICK_REST": "the picked card",
+    "VOPEN": "'(' (a variation)",
+    "VCLOSE": "')' (the end of a variation)",
     "$END": "the end of the game",
 }
 
@@ -191,6 +193,11 @@ class _Walker:
                 _fail(p, "a turn label starts its line: put the comments on the line above", "a new line")
             self.end_of_line(p, "the end of a comment line", "a new line")
             return
+        if c == "(":  # a variation (7WN 2): its first turn follows, after comments
+            p = self.annotations(p + 1)
+            if not _LABEL.match(t, p):
+                _fail(p, f"expected a turn label after '(': a variation starts with the turn it replaces, not "
+                         f"{_show(t, p)}", "a turn label")
         if _LABEL.match(t, p):
             self.turn(p)
             return
@@ -323,8 +330,17 @@ class _Walker:
             if t.startswith("//", p):
                 self.tail(p + 2)
                 return
+            if c == ")":
+                self.closers(p)
+                return
             _fail(p, f"expected '|' before the next action, ',' before a clause, a comment or the end of the line, "
                      f"not {_show(t, p)}", "'|'", "','", *_ANNOTATION, "the end of the line")
+
+    def closers(self, p: int) -> None:
+        """The ``)`` closing variations at the end of a turn line (7WN 2), then the line's end."""
+        while self.ch(p) == ")":
+            p = self.ws(p + 1)
+        self.end_of_line(p, "')' or the end of the line after a variation's ')'", "')'", "the end of the line")
 
     def tail(self, p: int) -> None:
         p = self.ws(p)
@@ -332,6 +348,9 @@ class _Walker:
         if m:
             p = m.end()
         p = self.annotations(p)
+        if self.ch(p) == ")":
+            self.closers(p)
+            return
         self.end_of_line(p, "a glyph, comments or [%tags] after '//' (the turn's annotations)", "a glyph",
                          *_ANNOTATION)
 
@@ -376,7 +395,7 @@ class _Walker:
                   *(("'sell'", "'stage'") if allow_verb else ()))
         p = m.end()  # type: ignore[union-attr]
         c = self.ch(p)
-        if c not in " \t\n|{[,(!?/":
+        if c not in " \t\n|{[,()!?/":
             _fail(p, f"unexpected {c!r} in a card name (names are words of letters, digits, ' and -)",
                   "a card name")
         q = self.ws(p)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..record import FORMAT_VERSION, Action, Annotation, CoinsPaid, Record, SeatResult, StatedPurchase, Turn
+from ..record import FORMAT_VERSION, Action, Annotation, CoinsPaid, Record, SeatResult, StatedPurchase, Turn, Variation
 from ..vocabulary import EXPANSIONS, LINE_FIELDS, numeral, seat_key
 from . import lexical
 from .export import Exporter, export
@@ -39,8 +39,13 @@ class TextExporter(Exporter[str]):
                 if type(a.purchase) is CoinsPaid:
                     raise ValueError(f"turn {turn.label}: a purchase stated in coins needs format 7WN 2, and this "
                                      f"record's format is {FORMAT_VERSION!r} (a reader refuses it: spec 3.1)")
+            if turn.variations:
+                raise ValueError(f"turn {turn.label}: variations need format 7WN 2, and this record's format is "
+                                 f"{FORMAT_VERSION!r} (a reader refuses them: spec 3.1)")
         self.body.extend(_comment(c) for c in turn.annotation.before)
         self.body.append(format_turn(turn, self.refs))
+        for variation in turn.variations:
+            _variation(variation, turn, 1, self.refs, self.body)
 
     def result(self, result: SeatResult) -> None:
         refs = self.refs
@@ -159,26 +164,52 @@ def _notes(glyph: str | None, tags: tuple[tuple[str, str], ...], comments: tuple
     return parts
 
 
-def format_turn(turn: Turn, refs: list[str] | None = None) -> str:
+def _variation(variation: Variation, replaced: Turn, depth: int, refs: list[str], out: list[str]) -> None:
+    """The lines of ``variation`` of the turn ``replaced``, at nesting ``depth`` (1 for the main line's), added to
+    ``out`` (spec 10, item 12): ``( `` and the first turn, the further turns indented, ``)`` ending the last line."""
+    first = variation.turns[0] if variation.turns else None
+    if first is None:
+        raise ValueError(f"a variation of turn {replaced.label} has no turn")
+    if (first.age, first.number) != (replaced.age, replaced.number):
+        raise ValueError(f"a variation of turn {replaced.label} starts with turn {first.label}: its first turn "
+                         "replaces that turn, so it has its label")
+    inner = "  " * depth
+    for i, turn in enumerate(variation.turns):
+        line = format_turn(turn, refs, partial=True)
+        if i == 0:
+            out.append("  " * (depth - 1) + " ".join(["(", *(_comment(c) for c in turn.annotation.before), line]))
+        else:
+            out.extend(inner + _comment(c) for c in turn.annotation.before)
+            out.append(inner + line)
+        for nested in turn.variations:
+            _variation(nested, turn, depth + 1, refs, out)
+    out[-1] += " )"
+
+
+def format_turn(turn: Turn, refs: list[str] | None = None, *, partial: bool = False) -> str:
     """One canonical turn line (without the comment lines before it), actions in seat order. ``refs`` names
-    every seat (its length is the seat count), used in the extra turn (default ``#N``).
+    every seat (its length is the seat count), used in the extra turn and in a ``partial`` turn (default ``#N``).
+    With ``partial`` (a turn of a variation, spec 6.1) a normal turn may leave seats out; it is then written with
+    every action's seat.
 
     Raises :class:`ValueError` for a turn without actions, a seat twice or out of range, or a normal turn that
-    lacks a seat: its line gives each action to the seat of its place, so it would name another game."""
+    lacks a seat (unless ``partial``): its line gives each action to the seat of its place, so it would name
+    another game."""
     if not turn.actions:
         raise ValueError(f"turn {turn.label} has no action")
     extra = turn.number == 7
     actions = sorted(turn.actions, key=lambda a: a.seat)
     seats = [a.seat for a in actions]
-    n = len(refs) if refs else (seats[-1] if extra else len(seats))
+    n = len(refs) if refs else (seats[-1] if extra or partial else len(seats))
     if len(set(seats)) != len(seats) or seats[0] < 1 or seats[-1] > n:
         raise ValueError(f"turn {turn.label}: seats {seats} are not distinct seats of 1..{n}")
-    if not extra and seats != list(range(1, n + 1)):
+    prefixed = extra or (partial and len(seats) < n)
+    if not prefixed and seats != list(range(1, n + 1)):
         missing = sorted(set(range(1, n + 1)) - set(seats))
         raise ValueError(f"turn {turn.label} has no action for seat {', '.join(map(str, missing))}: a turn line holds "
                          "one action per seat")
     parts = [
-        format_action(a, (refs[a.seat - 1] if refs else f"#{a.seat}") if extra else None) for a in actions
+        format_action(a, (refs[a.seat - 1] if refs else f"#{a.seat}") if prefixed else None) for a in actions
     ]
     line = f"{turn.label} " + " | ".join(parts)
     t = turn.annotation

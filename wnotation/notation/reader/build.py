@@ -34,6 +34,7 @@ from ...record import (
     Span,
     StatedPurchase,
     Turn,
+    Variation,
 )
 from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
@@ -146,6 +147,20 @@ def _card_names() -> dict[str, str]:
 # --- per-game state ----------------------------------------------------------------------------------------------
 
 
+class Line:
+    """A line of play being read: the main line, or a variation open since its ``(`` at offset ``at`` (on
+    ``line``, ``column``), which replaces the turn ``replaces`` of the line ``parent``."""
+
+    __slots__ = ("turns", "last_label", "at", "line", "column", "replaces", "parent")
+
+    def __init__(self, parent: Line | None = None, at: int = 0, line: int = 0, column: int = 0) -> None:
+        self.turns: list[Turn] = []
+        self.last_label: tuple[int, int] | None = None
+        self.parent = parent
+        self.at, self.line, self.column = at, line, column
+        self.replaces = parent.last_label if parent is not None else None
+
+
 class Game:
     """What is known while one game is read: where it is, the header, the roster, what came so far."""
 
@@ -157,8 +172,9 @@ class Game:
         self.header: dict[str, Any] = {}
         self.seats: tuple[Seat, ...] = ()
         self.seat_keys: dict[str, int] = {}
-        self.turns: list[Turn] = []
-        self.last_label: tuple[int, int] | None = None
+        self.main = Line()
+        self.turns: list[Turn] = self.main.turns  # the main line's
+        self.line = self.main  # the line of play turn lines go to: the innermost open variation, or the main line
         self.results: list[SeatResult] = []
         self.result_seats: set[int] = set()
         self.pending: list[str] = []  # notes of comment lines, as written, waiting for the next turn
@@ -366,7 +382,17 @@ def begin_turn(g: Game, label: str, at: int) -> tuple[int, int]:
     number = ord(label[-1]) - 48
     if g.results:
         raise g.error(StructureError, f"turn {label} after the results: results come last", at, rule="turn-order")
-    last = g.last_label
+    current = g.line
+    last = current.last_label
+    if current.parent is not None and last is None:  # a variation's first turn: the turn it replaces
+        replaced = current.replaces
+        assert replaced is not None
+        if (age, number) != replaced:
+            raise g.error(StructureError, f"this variation follows turn {turn_label(*replaced)}, which it replaces: "
+                          f"its first turn is {turn_label(*replaced)}, not {label}", at, rule="variation",
+                          expected=(turn_label(*replaced),))
+        current.last_label = (age, number)
+        return age, number
     if last is None:
         allowed = [(1, 1)]
     elif last[1] == 6:
@@ -383,7 +409,7 @@ def begin_turn(g: Game, label: str, at: int) -> tuple[int, int]:
             after = f" after {turn_label(*last)}" if last else " first"
             message = f"turn {label}{after}: expected {' or '.join(names)}"
         raise g.error(StructureError, message, at, rule="turn-order", expected=tuple(names))
-    g.last_label = (age, number)
+    current.last_label = (age, number)
     return age, number
 
 
@@ -396,7 +422,10 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
     (all on ``line``, which starts at ``at - column + 1``)."""
     n = len(g.seats)
     extra = number == EXTRA_TURN
-    if not extra and len(drafts) != n:
+    in_variation = g.line.parent is not None
+    # A turn of a variation with fewer actions than seats is partial: the seats it names, in order (spec 6.1).
+    partial = extra or (in_variation and len(drafts) < n)
+    if not partial and len(drafts) != n:
         if len(drafts) > n:
             d = drafts[n]
             raise g.error(StructureError, f"turn {label} has more actions than seats: this game has {n} seats",
@@ -412,9 +441,10 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
         seat_s = d.seat
         if seat_s is not None:
             seat = g.seat(seat_s, d.seat_at + base)
-            if extra:
+            if partial:
                 if seat <= previous:
-                    raise g.error(StructureError, f"the extra turn lists seats once each, in seat order ({seat_s} "
+                    what = "the extra turn" if extra else "a partial turn of a variation"
+                    raise g.error(StructureError, f"{what} lists seats once each, in seat order ({seat_s} "
                                   "comes too late)", d.seat_at + base, rule="seat-order")
                 previous = seat
             elif seat != i + 1:
@@ -423,6 +453,10 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
         elif extra:
             raise g.error(StructureError, f"in the extra turn {label} each action names its seat: 'Name: action'",
                           d.at + base, rule="seat-prefix")
+        elif partial:
+            raise g.error(StructureError, f"turn {label} of this variation has {len(drafts)} of {n} actions: a "
+                          "partial turn names the seat of each action ('Name: action'; the others keep theirs), "
+                          "or a whole turn has one action per seat", d.at + base, rule="seat-prefix")
         else:
             seat = i + 1
         p = d.pick
@@ -470,9 +504,57 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
     if tail is not None:
         after, glyph, tail_tags = tail
         tags.extend(tail_tags)
-    g.turns.append(make(Turn, {"age": age, "number": number, "actions": tuple(built),
-                               "annotation": annotation(before, after, glyph, tags),
-                               "span": _span(line + line0, column, at + off0)}))
+    g.line.turns.append(make(Turn, {"age": age, "number": number, "actions": tuple(built),
+                                    "annotation": annotation(before, after, glyph, tags), "variations": (),
+                                    "span": _span(line + line0, column, at + off0)}))
+
+
+# --- variations (spec 6.1, format version 2) ------------------------------------------------------------------
+
+
+def _version_2(g: Game, what: str, at: int) -> None:
+    if g.header.get("format") == FORMAT_VERSION:
+        raise g.error(StructureError, f"{what} needs [Format \"7WN 2\"]: this game is \"{FORMAT_VERSION}\", which "
+                      "has no variations", at, rule="version", expected=("a turn label", "[Format \"7WN 2\"]"))
+
+
+def open_variation(g: Game, at: int, line: int, column: int, notes: Sequence[str]) -> None:
+    """A ``(`` at offset ``at`` opens a variation of the last turn of the current line of play; ``notes`` (the
+    comments and tags after it, as written) annotate its first turn, as comment lines before it would."""
+    _version_2(g, "a variation", at)
+    parent = g.line
+    if g.results:
+        raise g.error(StructureError, "a variation after the results: a variation follows the turn it replaces",
+                      at, rule="variation")
+    if parent.last_label is None:
+        where = "this variation" if parent.parent is not None else "the main line"
+        raise g.error(StructureError, f"a variation follows the turn it replaces, and {where} has no turn before "
+                      "it", at, rule="variation", expected=("a turn label",))
+    g.line = Line(parent, at, line, column)
+    g.pending.extend(notes)
+
+
+def close_variation(g: Game, at: int) -> None:
+    """A ``)`` at offset ``at`` closes the innermost open variation, which joins the turn it replaces."""
+    _version_2(g, "a ')' closing a variation", at)
+    current = g.line
+    parent = current.parent
+    if parent is None:
+        raise g.error(StructureError, "this ')' closes no variation: none is open", at, rule="variation")
+    variation = make(Variation, {"turns": tuple(current.turns),
+                                 "span": _span(current.line + g.line0, current.column, current.at + g.off0)})
+    replaced = parent.turns[-1]
+    fields = dict(replaced.__dict__)
+    fields["variations"] = replaced.variations + (variation,)
+    parent.turns[-1] = make(Turn, fields)
+    g.line = parent
+
+
+def no_open_variation(g: Game, what: str) -> None:
+    """Refuse ``what`` (a result line, the end of the game) while a variation is open, at its ``(``."""
+    if g.line.parent is not None:
+        raise g.error(StructureError, f"this variation is still open at {what}: end its last turn line with ')'",
+                      g.line.at, rule="variation", expected=("')'",))
 
 
 # --- the game line and results -----------------------------------------------------------------------------------
@@ -512,6 +594,7 @@ def result(g: Game, text: str, at: int, kw_line: int, kw_column: int, kw_at: int
 
 def add_result_seat(g: Game, text: str, at: int) -> int:
     """The seat of a result line, named ``text`` at ``at``; each seat has at most one result line."""
+    no_open_variation(g, "a result line")
     seat = g.seat(text, at)
     if seat in g.result_seats:
         raise g.error(StructureError, f"a second result line for seat {seat} ({g.seats[seat - 1].name})", at,
@@ -531,6 +614,7 @@ def add_result(g: Game, seat: int, values: tuple[int | None, ...], line: int, co
 
 def finish(g: Game) -> Record:
     """The Record of a game whose header and body lines have all been read."""
+    no_open_variation(g, "the end of the game")
     after: list[str] = []
     ga = g.game_annotation
     tags = list(ga.tags)

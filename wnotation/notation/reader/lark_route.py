@@ -73,7 +73,18 @@ def _entry(text: str, tag: list[Any]) -> TagEntry:
 
 
 def _turn(g: Game, children: list[Any]) -> None:
-    """A turn line's tokens: the label, runs of actions cut by annotations, the ``//`` tail."""
+    """A turn line's tokens: the ``(`` opening a variation and its comments, the label, runs of actions cut by
+    annotations, the ``//`` tail, the ``)`` closing variations."""
+    if children[0].type == "VOPEN":
+        opener = children[0]
+        k = 1
+        while children[k].type != "LABEL":
+            k += 1
+        build.open_variation(g, opener.start_pos, opener.line, opener.column, [t.value for t in children[1:k]])
+        children = children[k:]
+    closers = []
+    while children[-1].type == "VCLOSE":
+        closers.append(children.pop())
     label = children[0]
     age, number = build.begin_turn(g, label.value, label.start_pos)
     actions: list[Draft] = []
@@ -143,6 +154,8 @@ def _turn(g: Game, children: list[Any]) -> None:
             build.add_note(tok.value, notes_after, notes_tags)
     build.end_turn(g, label.value, label.start_pos, label.line, label.column, age, number, actions, end[0],
                    (t_after, t_glyph, t_tags))
+    for closer in reversed(closers):
+        build.close_variation(g, closer.start_pos)
 
 
 def _pieces(g: Game, tok: Any, start: int, actions: list[Draft], before: list[str], tags: list[tuple[str, str]],
