@@ -29,7 +29,6 @@ Examples:
               help="Who plays: uniformly random legal actions, or a one-move greedy heuristic.")
 def generate(players: int, seed: int, count: int, bot: str) -> None:
     """Play complete legal games with a built-in bot and print them as canonical 7WN, with expected results."""
-    from ..canonical import canonical_purchases
     from ..engine.bot import play_game
     from ..gcpolicy import batch_collection
     from ..notation import write
@@ -40,7 +39,8 @@ def generate(players: int, seed: int, count: int, bot: str) -> None:
         for k in range(count):
             if k:
                 click.echo()
-            click.echo(write(canonical_purchases(play_game(players, seed + k, bot))), nl=False)
+            # A bot's Record is canonical already, purchases included (tests/test_bot.py: no second replay needed).
+            click.echo(write(play_game(players, seed + k, bot)), nl=False)
             progress.advance()
 
 
