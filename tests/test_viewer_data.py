@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from wnotation.engine import Replay, replay, view
+from wnotation.engine.state import pile_owners
 from wnotation.notation import parse, read_games, write
 from wnotation.record import UNKNOWN, Record
 from wnotation.render import SCORE_ROWS, city_data
@@ -161,7 +162,10 @@ def test_seat_view_shows_what_the_seat_could_see(seat: int) -> None:
         for c in shown["cities"]:
             if c["seat"] != seat:
                 assert set(c["hand"]) <= {UNKNOWN}
-        assert set(shown["discard"]) <= {UNKNOWN}
+        # the pile as the seat saw it: its own sales and discards, every other card unknown (spec/position.md §7)
+        state = played.position(shown["address"])
+        own = [c.name for c, by in zip(state.discard, pile_owners(state)) if by == seat and c is not None]
+        assert [c for c in shown["discard"] if c != UNKNOWN] == own
         for a in (shown["played"] or {"actions": []})["actions"]:
             if a["seat"] != seat and a["use"] != "build":
                 assert a["card"] == UNKNOWN

@@ -198,6 +198,14 @@ _DEALS: Memo[tuple[int, int, tuple[str, ...] | None], deck.Deal] = memo("deals: 
 _GUILDS: Memo[tuple[int, tuple[str, ...]], tuple[Card, ...]] = memo("deals: guild lists", 256)
 
 
+def seeded(players: int, seed: int | None, guilds: Sequence[Card] | None) -> deck.Deal | None:
+    """The ``SM64-FY`` deal of ``seed`` with ``guilds`` (the drawn ones when ``None``), or ``None`` without a seed:
+    what a record starting from a position deals its later Ages from (spec/position.md §4)."""
+    if seed is None:
+        return None
+    return _deal(players, seed, None if guilds is None else tuple(g.name for g in guilds))
+
+
 def _deal(players: int, seed: int, guilds: tuple[str, ...] | None) -> deck.Deal:
     """``deck.deal``, memoised: a pure function of its arguments, and replaying a record again (show, score,
     check) should not shuffle again."""

@@ -1,18 +1,26 @@
-"""Stated positions: build a :class:`~wnotation.engine.state.State` from a short description, without replaying.
+"""Stated positions: build a :class:`~wnotation.engine.state.State` without replaying, from a short description
+(:func:`position`, for tests and rules cases) or from a 7WN position string (:func:`from_string`,
+spec/position.md), and write a position's string, whole or as one seat sees it (:func:`to_string`,
+:func:`projection`). A record that starts from a ``[Position]`` tag gets its first position from :func:`record_start`.
 
-For tests, rules cases and analysis ("what if Bob held …"). The description uses printed card names; the derived
-parts of a city (production, prices, shields, powers) come from the same mutators as in a replay.
+The derived parts of a city (production, prices, shields, powers) come from the same mutators as in a replay. The
+text itself (syntax, names, the checks) is :mod:`wnotation.position_string`'s, which this module never bypasses.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from .. import position_string as text
 from ..catalog import Card, CatalogError, WonderSide, load
+from ..record import FORMAT_VERSION, Record
 from . import events as ev
-from .state import State, Table, apply, initial
+from .state import City, State, Table, apply, initial, pile_owners, view
 
 _AGES = {"I": 1, "II": 2, "III": 3}
+#: The free tag that holds a record's start position (spec/position.md §8), from format version 2 on.
+POSITION_TAG = "Position"
 
 
 def card(name: str, age: int = 3) -> Card:
@@ -34,6 +42,24 @@ def _cards(names: Sequence[str | None], age: int) -> tuple[Card | None, ...]:
     return tuple(None if n in (None, "?") else card(n, age) for n in names)
 
 
+def _cities(table: Table, age: int, specs: Sequence[tuple[Sequence[Card], Sequence[tuple[int, Card | None]],
+                                                           Sequence[int], int, int]]) -> tuple[City, ...]:
+    """The cities of ``table`` built from ``(buildings, stages as (Age, card), tokens, coins, picks owed)`` per
+    seat, through the mutators (in ``age``; each stage in its own Age)."""
+    n = table.players
+    s = initial(table)
+    s = State(table, age, 0, False, s.cities, tuple((None,) * 40 for _ in range(n)), ())
+    for k, (buildings, stages, tokens, _, _) in enumerate(specs):
+        seat = k + 1
+        for building in buildings:
+            s = apply(s, ev.CardBuilt(seat, building))
+        for i, (a, under) in enumerate(stages):
+            s = apply(s._replace(age=a), ev.StageBuilt(seat, i + 1, under))._replace(age=age)
+        for token in tokens:
+            s = apply(s, ev.ConflictResolved(seat, seat, token))
+    return tuple(c._replace(coins=spec[3], picks=spec[4]) for c, spec in zip(s.cities, specs))
+
+
 def position(wonders: Sequence[WonderSide | tuple[str, str]], *, age: int = 1, turn: int = 0,
              cities: Sequence[Mapping[str, Any]] = (), hands: Sequence[Sequence[str | None]] | None = None,
              discard: Sequence[str | None] = (), names: Sequence[str] | None = None) -> State:
@@ -49,23 +75,110 @@ def position(wonders: Sequence[WonderSide | tuple[str, str]], *, age: int = 1, t
     sides = tuple(w if isinstance(w, WonderSide) else catalog.wonder(*w) for w in wonders)
     n = len(sides)
     table = Table(tuple(names) if names else tuple(f"Seat{k + 1}" for k in range(n)), sides)
-    s = initial(table)
-    blank = tuple((None,) * 40 for _ in range(n))
-    s = State(table, age, 0, False, s.cities, blank, ())
-    for k, spec in enumerate(cities):
-        seat = k + 1
-        for name in spec.get("buildings", ()):
-            s = apply(s, ev.CardBuilt(seat, card(name, age)))
+    specs = []
+    for k in range(n):
+        spec = cities[k] if k < len(cities) else {}
         ages = spec.get("stage_ages") or (age,) * spec.get("stages", 0)
-        for i, a in enumerate(ages[: spec.get("stages", len(ages))]):
-            s = apply(s._replace(age=a), ev.StageBuilt(seat, i + 1, None))._replace(age=age)
-        for token in spec.get("tokens", ()):
-            s = apply(s, ev.ConflictResolved(seat, seat, token))
-        c = s.cities[k]._replace(coins=spec.get("coins", 3), picks=0)
-        s = s._replace(cities=s.cities[:k] + (c,) + s.cities[k + 1:])
+        stages = [(a, None) for a in ages[: spec.get("stages", len(ages))]]
+        specs.append(([card(b, age) for b in spec.get("buildings", ())], stages, tuple(spec.get("tokens", ())),
+                      spec.get("coins", 3), 0))
     held: tuple[tuple[Card | None, ...], ...]
     if hands is None:
         held = tuple((None,) * (7 - min(turn, 6)) for _ in range(n))
     else:
         held = tuple(_cards(h, age) for h in hands)
-    return State(table, age, turn, False, s.cities, held, _cards(discard, age))
+    return State(table, age, turn, False, _cities(table, age, specs), held, _cards(discard, age))
+
+
+# --- position strings -------------------------------------------------------------------------------------------
+
+
+def state_of(setup: text.Setup) -> State:
+    """The engine position a :class:`~wnotation.position_string.Setup` states (at an Age's end, ``turn`` is 6)."""
+    table = Table(tuple(s.name for s in setup.seats), tuple(s.wonder for s in setup.seats), setup.guilds)
+    cities = _cities(table, setup.age, [(s.buildings, s.stages, s.tokens, s.coins, s.picks) for s in setup.seats])
+    return State(table, setup.age, setup.turn, setup.ended, cities, tuple(s.hand for s in setup.seats),
+                 tuple(c for c, _ in setup.pile), tuple(k for _, k in setup.pile))
+
+
+def setup_of(state: State, seed: int | None = None) -> text.Setup:
+    """What the position string of ``state`` states (with ``seed``, the game's ``SM64-FY`` seed, when known).
+    Raises ``ValueError`` for the position before Age I is dealt, which has no string."""
+    if state.age == 0:
+        raise ValueError("the start of the game (before Age I is dealt) has no position string")
+    seats = tuple(text.SeatSetup(state.table.names[k], c.wonder, c.coins, c.tokens, tuple(zip(c.stage_ages, c.staged)),
+                                 c.buildings, state.hands[k], c.picks) for k, c in enumerate(state.cities))
+    return text.Setup(state.age, 6 if state.ended else state.turn, state.ended, seats,
+                      tuple(zip(state.discard, pile_owners(state))), state.table.guilds, seed)
+
+
+def projection(state: State, seat: int) -> State:
+    """What ``seat`` sees of ``state`` (spec/position.md §7): :func:`~.state.view`, without the guilds."""
+    seen = view(state, seat)
+    return seen._replace(table=Table(state.table.names, state.table.wonders, None))
+
+
+def to_string(state: State, *, seed: int | None = None, seat: int | None = None) -> str:
+    """The canonical position string of ``state``, or with ``seat`` its projection for that seat (no guilds, no
+    seed). Raises ``ValueError`` before Age I is dealt. Cost: linear in the cards."""
+    if seat is not None:
+        return text.write(setup_of(projection(state, seat)))
+    return text.write(setup_of(state, seed))
+
+
+def from_string(position: str) -> tuple[State, int | None]:
+    """The position a string states and its seed (``None`` when it states none). Raises
+    :class:`~wnotation.position_string.PositionError` (a ``ValueError``) for an invalid string."""
+    setup = text.read(position)
+    return state_of(setup), setup.seed
+
+
+def normal_form(state: State) -> State:
+    """``state`` with what a position string does not record put in one order (spec/position.md §9): each city's
+    production sources and science symbols sorted, and ``turn`` 6 at an Age's end; two positions are the same
+    when their normal forms are equal."""
+    cities = tuple(c._replace(own=tuple(sorted(c.own)), science=tuple(sorted(c.science))) for c in state.cities)
+    return state._replace(cities=cities, turn=6 if state.ended else state.turn, discarded_by=pile_owners(state))
+
+
+# --- records that start from a position -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Where a record starts: the position of its ``[Position]`` tag, and the seed that string states."""
+
+    state: State
+    seed: int | None
+
+
+def position_tag(record: Record) -> str | None:
+    """The value of ``record``'s ``[Position]`` tag when it starts from a position (format version 2 and later;
+    in version 1 the tag is a free tag without meaning), else ``None``."""
+    if record.format == FORMAT_VERSION:
+        return None
+    return record.tag(POSITION_TAG)
+
+
+def record_start(record: Record) -> Start | None:
+    """The position ``record`` starts from (spec/position.md §8), or ``None`` when it starts at the beginning.
+
+    The reader refuses every record this would refuse, so a ``ValueError`` here means a Record made otherwise
+    (built in code, or JSON) that breaks a rule of spec/position.md §8: a second ``[Position]`` tag, an invalid
+    string (:class:`~wnotation.position_string.PositionError`), seats other than the record's, a ``Guilds`` or
+    ``Seed`` of its own, a deal of an Age already started, or builds from the discard pile owed."""
+    value = position_tag(record)
+    if value is None:
+        return None
+    if sum(1 for t in record.tags if t.name == POSITION_TAG) > 1:
+        raise ValueError("a record holds at most one [Position] tag")
+    setup = text.read(value)
+    seats = text.start_problem(setup, [(s.name, s.wonder, s.side) for s in record.seats])
+    problem = seats[1] if seats is not None else None
+    if problem is None and (record.guilds is not None or record.seed is not None):
+        problem = "a record that starts from a position states no [Guilds] or [Seed]: the position holds them"
+    if problem is None and any(d.age <= setup.age for d in record.deals):
+        problem = f"a deal of an Age the position at {setup.address} has started"
+    if problem is not None:
+        raise ValueError(f"[Position]: {problem}")
+    return Start(state_of(setup), setup.seed)

@@ -19,6 +19,7 @@ from .coins import Coins
 from .findings import Finding
 from .memo import Memo, clear_all, memo
 from .payment import Stated
+from .position import position_tag, record_start
 from .rules import Play, address, deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, ScoreSheet, score
 from .state import City, CityState, Game, State, Table, initial
@@ -239,6 +240,15 @@ class _Run:
         wonders = tuple(catalog.wonder(s.wonder, s.side) for s in record.seats)
         self.table = Table(tuple(s.name for s in record.seats), wonders, self.guilds)
         self.start = initial(self.table)
+        # A record may start from a position (spec/position.md §8): its guilds and seed are the position's.
+        self.begin = record_start(record)
+        if self.begin is not None:
+            self.guilds = self.begin.state.table.guilds
+            self.seed_deal = dealing.seeded(record.players, self.begin.seed, self.guilds)
+            if self.seed_deal is not None and self.guilds is None:
+                self.guilds = self.seed_deal.guilds
+            self.table = Table(self.table.names, self.table.wonders, self.guilds)
+            self.start = self.begin.state._replace(table=self.table)
         self.game = Game(self.start)
 
     def _guilds(self) -> tuple[Card, ...] | None:
@@ -297,7 +307,8 @@ class _Run:
         return rebuilt
 
     def run(self) -> None:
-        for age in (1, 2, 3):
+        first = 1 if self.begin is None else self.resume(self.start)
+        for age in range(first, 4):
             if age == 1 and not any(a == 1 for a, _ in self.decoded.order):
                 return  # the record plays no turn of Age I
             # An Age is dealt once the previous one is complete, even if the record stops there: the position at
@@ -307,10 +318,25 @@ class _Run:
             if not self.age(age):
                 return
 
-    def age(self, age: int) -> bool:
-        """Play the turns, the extra turn, the picks and military of ``age``; False if the record stops."""
+    def resume(self, start: State) -> int:
+        """Play on from a record's start position (spec/position.md §8): the rest of its Age. Returns the next Age
+        to deal, or 4 when there is none (the game is over, or the record stops). Turns before the start are
+        reported and ignored (the reader refuses them: only Records made otherwise hold them)."""
+        self.mark()
+        for key in self.decoded.order:
+            if key[0] < start.age or key[0] == start.age and (start.ended or key[1] <= start.turn):
+                self.findings.append(Finding("R-TURN", f"turn {address(*key)} comes before the position the record "
+                                             f"starts from ({start.address}); ignored", address(*key), None,
+                                             self.decoded.spans.get(key)))
+        if start.ended:
+            return start.age + 1
+        return start.age + 1 if self.age(start.age, start.turn + 1) else 4
+
+    def age(self, age: int, first: int = 1) -> bool:
+        """Play the turns from ``first`` on, the extra turn, the picks and military of ``age``; False if the record
+        stops."""
         plays = self.decoded.plays
-        for t in range(1, 7):
+        for t in range(first, 7):
             if (age, t) not in plays:
                 if self.later(age, t):
                     self.findings.append(Finding("R-TURN", f"turn {address(age, t)} is missing; the replay stops "
@@ -335,7 +361,7 @@ class _Run:
                                              "without a kept last card; ignored", address(age, 7), p.seat, p.span))
         # Picks earned on turn 6 or on the extra turn are built after the extra turn (R-HALI-LAST); a pick clause
         # on an extra-turn action is checked against the picks owed like any other.
-        self.picks(age, ((6, plays[(age, 6)]), (7, plays.get((age, 7), ()))), address(age, "end"))
+        self.picks(age, ((6, plays.get((age, 6), ())), (7, plays.get((age, 7), ()))), address(age, "end"))
         self.apply(end_age(self.game))
         self.mark()
         return True
@@ -389,7 +415,7 @@ def replay(record: Record) -> Replay:
     expected results verified (R-SCORE), and its positions (taken when asked for). Deterministic. Cost: linear in
     the number of actions, with memoised trade questions; no position is built unless asked for. A score-pad record
     (results, no turns) and a record naming expansions are checked by :mod:`.scorepad` instead."""
-    if record.expansions or (record.results and not record.turns):
+    if record.expansions or (record.results and not record.turns and position_tag(record) is None):
         from .scorepad import pad_replay
 
         return pad_replay(record)

@@ -172,7 +172,9 @@ class State(NamedTuple):
 
     ``age`` is 0 before Age I is dealt; ``turn`` counts the turns resolved in this Age (7 after Babylon's extra
     turn); ``ended`` is true once the Age's military is resolved. ``hands[seat-1]`` is the hand that seat holds
-    now, ``None`` standing for an unknown card. A position shares with earlier ones whatever did not change.
+    now, ``None`` standing for an unknown card. ``discarded_by[k]`` is the seat that put ``discard[k]`` on the
+    pile (0: not known; a position made without it may leave it empty). A position shares with earlier ones
+    whatever did not change.
     """
 
     table: Table
@@ -182,6 +184,7 @@ class State(NamedTuple):
     cities: tuple[City, ...]
     hands: tuple[Hand, ...]
     discard: tuple[Card | None, ...]
+    discarded_by: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -310,7 +313,7 @@ class Game:
     Read like a :class:`State` (``cities[k].coins``, ``hands``, ``discard``, ``age``, ``turn``, ``ended``).
     """
 
-    __slots__ = ("table", "age", "turn", "ended", "cities", "hands", "discard", "hands_taken")
+    __slots__ = ("table", "age", "turn", "ended", "cities", "hands", "discard", "discarded_by", "hands_taken")
 
     def __init__(self, state: State) -> None:
         """A game standing at ``state`` (cities, hands and pile shared with it until they change)."""
@@ -321,6 +324,7 @@ class Game:
         self.cities = [CityState(c) for c in state.cities]
         self.hands = list(state.hands)
         self.discard = state.discard
+        self.discarded_by = pile_owners(state)
         #: The hands of the last snapshot, while no hand has changed since.
         self.hands_taken: tuple[Hand, ...] | None = state.hands
 
@@ -347,7 +351,7 @@ class Game:
         if hands is None:
             hands = self.hands_taken = tuple(self.hands)
         return State(self.table, self.age, self.turn, self.ended, tuple(c.snapshot() for c in self.cities), hands,
-                     self.discard)
+                     self.discard, self.discarded_by)
 
     def set_hand(self, k: int, hand: Hand) -> None:
         self.hands[k] = hand
@@ -363,6 +367,12 @@ def initial(table: Table) -> State:
     """The position before Age I is dealt."""
     cities = tuple(new_city(k + 1, w) for k, w in enumerate(table.wonders))
     return State(table, 0, 0, True, cities, tuple(() for _ in cities), ())
+
+
+def pile_owners(state: State) -> tuple[int, ...]:
+    """The seat that put each card of ``state``'s discard pile there, 0 where not known."""
+    owners = state.discarded_by
+    return owners if len(owners) == len(state.discard) else (0,) * len(state.discard)
 
 
 def position_of(cards: tuple[Card | None, ...], card: Card | None) -> int:
@@ -429,6 +439,7 @@ def _card_left(g: Game, e: ev.CardSold | ev.CardDiscarded) -> None:
     hand = _take(g.hands[k], e.card)
     g.set_hand(k, hand)
     g.discard = g.discard + (e.card,)
+    g.discarded_by = g.discarded_by + (e.seat,)
 
 
 def _card_sold(g: Game, e: ev.CardSold) -> None:
@@ -465,9 +476,12 @@ def _picked(g: Game, e: ev.PickedFromDiscard) -> None:
     if e.card is None:
         raise IntegrityError(f"seat {e.seat} picks an unknown card from the discard pile")
     pile = _take(g.discard, e.card)
+    k = position_of(g.discard, e.card)  # the slot _take empties: the card's own, else an unknown one
+    k = k if k >= 0 else position_of(g.discard, None)
     c.build(e.card)
     c.picks -= 1
     g.discard = pile
+    g.discarded_by = g.discarded_by[:k] + g.discarded_by[k + 1:] if k >= 0 else g.discarded_by[:-1]
 
 
 def _declined(g: Game, e: ev.PickDeclined) -> None:
@@ -554,10 +568,13 @@ def fold(state: State, events: Iterable[ev.Event]) -> State:
 
 def view(state: State, seat: int) -> State:
     """What ``seat`` can see of ``state``: its own hand and cards; the other hands as unknown cards (``None``), the
-    cards under the other boards and the face-down discard pile unknown too. Buildings, stages, coins and tokens
-    are public. The result is a State like any other (legal actions and trades can be computed on it)."""
+    cards under the other boards unknown too, and of the face-down discard pile only the cards ``seat`` put there
+    (who discarded each card is seen). Buildings, stages, coins and tokens are public. The result is a State like
+    any other (legal actions and trades can be computed on it)."""
     k = seat - 1
     hands = tuple(h if i == k else (None,) * len(h) for i, h in enumerate(state.hands))
     cities = tuple(c if i == k or not c.staged else c._replace(staged=(None,) * len(c.staged))
                    for i, c in enumerate(state.cities))
-    return State(state.table, state.age, state.turn, state.ended, cities, hands, (None,) * len(state.discard))
+    owners = pile_owners(state)
+    pile = tuple(c if owner == seat else None for c, owner in zip(state.discard, owners))
+    return State(state.table, state.age, state.turn, state.ended, cities, hands, pile, owners)

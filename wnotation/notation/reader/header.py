@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ... import catalog as _catalog
+from ... import position_string
 from ...deck import SHUFFLE_ALGORITHM
 from ...record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, UNKNOWN, Deal, Seat, Seed, Span, Tag
-from ...vocabulary import EXPANSIONS, seat_key
+from ...vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
 from ..errors import RosterError, TagError, UnknownNameError
 from .build import Game, make
@@ -31,6 +32,8 @@ _DEAL_AGE = {"DealI": 1, "DealII": 2, "DealIII": 3}
 _HAND = 7
 _SIDES = {"day": "day", "night": "night", "a": "day", "b": "night"}
 _STRING_RE = re.compile(lexical.TERMINALS["STRING"])
+#: The tag a game of version 2 starts from (spec/position.md §8); in version 1 a free tag like any other.
+POSITION_TAG = "Position"
 
 #: One tag as a route lexed it: ``(name, name_at, at, line, column, values, values_at)``: its name and where it is
 #: written, where its ``[`` is (offset, 1-based line and column in the game's text), and its strings as written
@@ -69,6 +72,7 @@ def read_header(g: Game, entries: list[TagEntry]) -> None:
     if first[0] != "Format":
         raise g.error(TagError, f"a game starts with [Format \"{FORMAT_VERSION}\"], not [{first[0]}]", first[1],
                       rule="format")
+    positioned = lexical.string_value(first[5]) != FORMAT_VERSION  # [Position] is reserved from version 2 on
     for entry in entries:
         name, name_at, at, line, column, raw, raw_at = entry
         canonical = _RESERVED_FOLDED.get(name.casefold())
@@ -82,6 +86,14 @@ def read_header(g: Game, entries: list[TagEntry]) -> None:
                 raise g.error(TagError, f"[{name}] is reserved and not defined: the defined tags are {kind}",
                               name_at, rule="reserved-tag")
             value, _ = _one_value(g, entry)
+            if positioned and folded == "position":
+                if name != POSITION_TAG:
+                    raise g.error(TagError, f"tag names are case-sensitive: write [{POSITION_TAG}], not [{name}]",
+                                  name_at, rule="tag-name", suggestion=POSITION_TAG)
+                if name in seen:
+                    raise g.error(TagError, f"[{name}] appears twice in this game", name_at, rule="duplicate-tag")
+                seen.add(name)
+                values[name] = entry
             free.append(make(Tag, {"name": name, "value": lexical.string_value(value), "span": g.span(line, column, at)}))
             continue
         if name in seen:
@@ -109,6 +121,47 @@ def read_header(g: Game, entries: list[TagEntry]) -> None:
     g.header["deals"] = {
         _DEAL_AGE[name]: _read_deal(g, _DEAL_AGE[name], entry) for name, entry in values.items() if name in _DEAL_AGE
     }
+    if POSITION_TAG in values:
+        _read_position(g, values)
+
+
+def _value_offsets(raw: str, at: int) -> list[int]:
+    """The offset in the game's text of each character of the value of the string ``raw`` written at ``at`` (its
+    opening quote), escapes undone as :func:`lexical.string_value` undoes them, plus the closing quote's."""
+    out = []
+    i, n = 1, len(raw) - 1
+    while i < n:
+        out.append(at + i)
+        i += 2 if raw[i] == "\\" and i + 1 < n and raw[i + 1] in "\\\"" else 1
+    return out + [at + n]
+
+
+def _read_position(g: Game, values: dict[str, TagEntry]) -> None:
+    """Check a version-2 game's ``[Position]`` (spec/position.md §6, §8) and let its first turn follow it; an error
+    (``position``) points at the offending character inside the value."""
+    entry = values[POSITION_TAG]
+    raw, at = entry[5], entry[6]
+    places = _value_offsets(raw, at)
+    text = lexical.string_value(raw)
+    try:
+        setup = position_string.read(text)
+    except position_string.PositionError as exc:
+        rule = f" ({exc.rule})" if exc.rule else ""
+        raise g.error(TagError, f"position string, column {exc.column}: {exc.check}: {exc.message}{rule}",
+                      places[min(exc.index, len(places) - 1)], rule="position", expected=exc.expected,
+                      suggestion=exc.suggestion) from None
+    problem = position_string.start_problem(setup, [(s.name, s.wonder, s.side) for s in g.seats])
+    if problem is not None:
+        k, message = problem
+        where = position_string.seat_places(text)[k] if k >= 0 else 0
+        raise g.error(TagError, f"[Position]: {message}", places[where], rule="position")
+    for name in ("Guilds", "Seed") + tuple(d for d, a in _DEAL_AGE.items() if a <= setup.age):
+        if name in values:
+            what = "a deal of an Age the position has started" if name.startswith("Deal") else \
+                "the position holds the guilds and the seed"
+            raise g.error(TagError, f"[{name}] in a game that starts from a position: {what}", values[name][1],
+                          rule="position")
+    g.main.last_label = (setup.age, EXTRA_TURN if setup.ended else setup.turn)
 
 
 def _check_format(g: Game, values: dict[str, TagEntry], first: TagEntry) -> None:
