@@ -51,6 +51,7 @@ class SevenWNLexer(RegexLexer):
             (r"(?i)(?:III|II|I)\.[1-7](?=[ \t\n])", Name.Label, "turn"),
             (r"(?i)game\b", Keyword.Declaration, "gameline"),
             (r"(?i)(result)([ \t]+)", bygroups(Keyword.Declaration, Whitespace), "result"),
+            (r"\(", Punctuation),  # a variation opens (format 2, spec 6.1); its turn line follows
         ],
         "tag": [
             (r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"', String.Double),
@@ -69,6 +70,7 @@ class SevenWNLexer(RegexLexer):
             include("annotations"),
             (r"\|", Punctuation, "action"),
             (r"//", Punctuation, "tail"),
+            (r"\)", Punctuation),  # a variation closes at the end of its last turn line
             default("action"),
         ],
         "action": [
@@ -78,7 +80,7 @@ class SevenWNLexer(RegexLexer):
             (r"(?i)(sell|stage)(?=[ \t])", Keyword),
             (r"\?(?![!?])", Keyword.Constant, ("#pop", "clauses")),
             (_NAME, Name.Entity, ("#pop", "clauses")),
-            (r"(?=[\n|])", Whitespace, "#pop"),
+            (r"(?=[\n|)])", Whitespace, "#pop"),
         ],
         "clauses": [
             (r"[ \t]+", Whitespace),
@@ -87,7 +89,7 @@ class SevenWNLexer(RegexLexer):
             (_GLYPH, Operator),
             (r"(,)([ \t]*)((?i:discard))", bygroups(Punctuation, Whitespace, Keyword), "card"),
             (r"(,)([ \t]*)((?i:pick))", bygroups(Punctuation, Whitespace, Keyword), "card"),
-            (r"(?=[\n|]|//)", Whitespace, "#pop"),
+            (r"(?=[\n|)]|//)", Whitespace, "#pop"),
         ],
         "card": [
             (r"[ \t]+", Whitespace),
@@ -110,6 +112,7 @@ class SevenWNLexer(RegexLexer):
             (r"[ \t]+", Whitespace),
             include("annotations"),
             (_GLYPH, Operator),
+            (r"\)", Punctuation),
         ],
         "result": [
             (r"\n", Whitespace, "#pop"),
