@@ -12,9 +12,11 @@ import ast
 import collections
 import functools
 import importlib
+import inspect
 import pkgutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -53,7 +55,37 @@ def _is_mutable(value: object) -> bool:
     if not kind.__module__.startswith("wnotation") or isinstance(value, (tuple, frozenset, type)):
         return False
     params = getattr(kind, "__dataclass_params__", None)
-    return params is None or not params.frozen
+    if params is not None:
+        return not params.frozen
+    return not _final_fields_only(kind)
+
+
+def _final_fields_only(kind: type) -> bool:
+    """A value class without dataclass machinery (trade.Purchase, legal.LegalAction ...): slotted, and its fields
+    read-only. Compiled, assigning a field is refused at run time; as Python source, every field is bound once, in
+    ``__init__``, annotated ``Final`` (so mypy --strict refuses any other assignment), and no method assigns one."""
+    slots = getattr(kind, "__slots__", None)
+    if not slots or hasattr(kind, "__dict__") and "__dict__" in slots:
+        return False
+    try:
+        source = inspect.getsource(kind)
+    except (OSError, TypeError):  # compiled: the class is native, its Final fields are read-only at run time
+        return True
+    cls = ast.parse(textwrap.dedent(source)).body[0]
+    assert isinstance(cls, ast.ClassDef)
+    final: set[str] = set()
+    for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef)):
+        for node in ast.walk(fn):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, (ast.AnnAssign, ast.AugAssign)) else []
+            for t in targets:
+                if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"):
+                    continue
+                annotation = node.annotation if isinstance(node, ast.AnnAssign) else None
+                if fn.name != "__init__" or not (isinstance(annotation, ast.Name) and annotation.id == "Final"):
+                    return False
+                final.add(t.attr)
+    return final == set(slots)
 
 
 def _bound_names(body: list[ast.stmt]) -> list[str]:

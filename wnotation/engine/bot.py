@@ -7,7 +7,6 @@ Python's :mod:`random`, so a seed gives the same game on every platform.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Literal, Sequence
 
 from .. import deck, record
@@ -75,7 +74,7 @@ def _choices(legal: Sequence[LegalAction]) -> Sequence[LegalAction]:
         return legal
     out: list[LegalAction] = []
     for a in legal:
-        if out and out[-1].keeps and not a.keeps and replace(out[-1], keeps=False, discard=a.discard) == a:
+        if out and out[-1].keeps and not a.keeps and out[-1].discarding(a.discard) == a:
             continue
         out.append(a)
     return out

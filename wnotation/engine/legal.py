@@ -7,8 +7,7 @@ finding. Unknown cards in a hand cannot be listed; builds from the discard pile 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Mapping
+from typing import Final, Mapping
 
 from ..catalog import Card, PlayLastCard
 from .payment import NO_PURCHASE, cheapest_for
@@ -17,24 +16,53 @@ from .state import CityState, Game, State, info, stage_info
 from .trade import Purchase
 
 
-@dataclass(frozen=True, slots=True)
 class LegalAction:
     """One legal play: ``use`` (build / stage / sell) of ``card`` with ``purchase``, paying ``coins`` in all (coin
     cost to the bank plus coins to the neighbours). ``free`` is ``"chain"`` or ``"power"`` for a free build;
     ``default`` is true when ``purchase`` is what the engine chooses for a record that states none. ``keeps`` is
     true for a turn-6 play after which the seat keeps its last card for Babylon Night's extra turn (R-BABYLON-N1;
     written without a discard clause); false, the last card is discarded (R-LAST): ``discard``, when the hand
-    shows it."""
+    shows it. A value with ``Final`` fields (see :mod:`.trade`), compared and hashed by all of them."""
 
-    seat: int
-    use: str
-    card: Card
-    purchase: Purchase = NO_PURCHASE
-    coins: int = 0
-    free: str | None = None
-    default: bool = True
-    keeps: bool = False
-    discard: Card | None = None
+    __slots__ = ("seat", "use", "card", "purchase", "coins", "free", "default", "keeps", "discard")
+
+    def __init__(self, seat: int, use: str, card: Card, purchase: Purchase = NO_PURCHASE, coins: int = 0,
+                 free: str | None = None, default: bool = True, keeps: bool = False,
+                 discard: Card | None = None) -> None:
+        self.seat: Final = seat
+        self.use: Final = use
+        self.card: Final = card
+        self.purchase: Final = purchase
+        self.coins: Final = coins
+        self.free: Final = free
+        self.default: Final = default
+        self.keeps: Final = keeps
+        self.discard: Final = discard
+
+    def _fields(self) -> tuple[int, str, Card, Purchase, int, str | None, bool, bool, Card | None]:
+        return (self.seat, self.use, self.card, self.purchase, self.coins, self.free, self.default, self.keeps,
+                self.discard)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LegalAction) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"LegalAction(seat={self.seat}, use={self.use!r}, card={self.card!r}, purchase={self.purchase!r}, "
+                f"coins={self.coins}, free={self.free!r}, default={self.default}, keeps={self.keeps}, "
+                f"discard={self.discard!r})")
+
+    def keeping(self) -> LegalAction:
+        """This play, keeping the last card (R-BABYLON-N1)."""
+        return LegalAction(self.seat, self.use, self.card, self.purchase, self.coins, self.free, self.default,
+                           True, None)
+
+    def discarding(self, card: Card | None) -> LegalAction:
+        """This play, the last card ``card`` discarded (R-LAST)."""
+        return LegalAction(self.seat, self.use, self.card, self.purchase, self.coins, self.free, self.default,
+                           False, card)
 
     def __str__(self) -> str:
         text = f"{self.use} {self.card.name}"
@@ -111,8 +139,8 @@ def _last_card(city: CityState, hand: tuple[Card | None, ...], plays: list[Legal
     out: list[LegalAction] = []
     for a in plays:
         if has or (grants and a.use == "stage"):
-            out.append(replace(a, keeps=True))
+            out.append(a.keeping())
         rest = list(hand)
         rest.remove(a.card)
-        out.append(replace(a, discard=rest[0]) if len(rest) == 1 else a)
+        out.append(a.discarding(rest[0]) if len(rest) == 1 else a)
     return tuple(out)

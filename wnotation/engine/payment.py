@@ -8,9 +8,8 @@ nothing about turns, chains or powers: free builds are the rules' business.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Final, Mapping, Sequence
 
 from .coins import Coins, bought_by
 from .memo import Memo, memo
@@ -35,12 +34,24 @@ NO_PURCHASE = Purchase()
 Stated = tuple[Sequence[str], Sequence[str]] | Coins
 
 
-@dataclass(frozen=True, slots=True)
 class Payment:
-    """How a seat pays: ``bank`` coins to the bank (the coin cost) and ``purchase`` from its neighbours."""
+    """How a seat pays: ``bank`` coins to the bank (the coin cost) and ``purchase`` from its neighbours. A value
+    with ``Final`` fields, as :class:`~.trade.Purchase` is."""
 
-    purchase: Purchase
-    bank: int
+    __slots__ = ("purchase", "bank")
+
+    def __init__(self, purchase: Purchase, bank: int) -> None:
+        self.purchase: Final = purchase
+        self.bank: Final = bank
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Payment) and self.purchase == other.purchase and self.bank == other.bank
+
+    def __hash__(self) -> int:
+        return hash((self.purchase, self.bank))
+
+    def __repr__(self) -> str:
+        return f"Payment(purchase={self.purchase!r}, bank={self.bank})"
 
     @property
     def coins(self) -> int:

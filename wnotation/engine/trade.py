@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Callable, TypeGuard
+from typing import Callable, Final, TypeGuard
 
 from wnotation.catalog import MANUFACTURED, RAW, RESOURCES, Effect, Produce, TradeDiscount
 
@@ -40,20 +39,39 @@ _RAW = frozenset(RAW)
 
 
 # --- values --------------------------------------------------------------------------------------------------
+# Plain classes with ``Final`` fields rather than frozen dataclasses: mypy refuses an assignment to a field, the
+# compiled build refuses it at run time too, and mypyc builds them as native classes, whose construction costs a
+# tenth of a frozen dataclass's generated ``__init__`` (which stays interpreted Python).
 
 
-@dataclass(frozen=True, slots=True)
 class Prices:
-    """Coins per unit bought, by neighbour and resource class; 2 everywhere unless a discount applies (R-PRICE)."""
+    """Coins per unit bought, by neighbour and resource class; 2 everywhere unless a discount applies (R-PRICE).
+    A value: read-only, compared and hashed by its four prices."""
 
-    left_raw: int = 2
-    left_manufactured: int = 2
-    right_raw: int = 2
-    right_manufactured: int = 2
+    __slots__ = ("left_raw", "left_manufactured", "right_raw", "right_manufactured")
 
-    def __post_init__(self) -> None:
-        if min(self.left_raw, self.left_manufactured, self.right_raw, self.right_manufactured) < 0:
-            raise ValueError(f"negative price in {self!r}")
+    def __init__(self, left_raw: int = 2, left_manufactured: int = 2, right_raw: int = 2,
+                 right_manufactured: int = 2) -> None:
+        if min(left_raw, left_manufactured, right_raw, right_manufactured) < 0:
+            raise ValueError(f"negative price in Prices(left_raw={left_raw}, left_manufactured={left_manufactured}, "
+                             f"right_raw={right_raw}, right_manufactured={right_manufactured})")
+        self.left_raw: Final = left_raw
+        self.left_manufactured: Final = left_manufactured
+        self.right_raw: Final = right_raw
+        self.right_manufactured: Final = right_manufactured
+
+    def _fields(self) -> tuple[int, int, int, int]:
+        return self.left_raw, self.left_manufactured, self.right_raw, self.right_manufactured
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Prices) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Prices(left_raw={self.left_raw}, left_manufactured={self.left_manufactured}, "
+                f"right_raw={self.right_raw}, right_manufactured={self.right_manufactured})")
 
     def price(self, side: str, resource: str) -> int:
         """Coins for one unit of ``resource`` bought from the ``side`` ("left" or "right") neighbour."""
@@ -70,17 +88,34 @@ class Prices:
 DEFAULT_PRICES = Prices()
 
 
-@dataclass(frozen=True, slots=True)
 class Purchase:
     """One way to pay by trading (R-TRADE): the units bought from each neighbour and the coins paid to each.
 
-    Unit tuples are sorted in ``catalog.RESOURCES`` order; ``Purchase()`` buys nothing.
+    Unit tuples are sorted in ``catalog.RESOURCES`` order; ``Purchase()`` buys nothing. A value: read-only,
+    compared and hashed by its four fields.
     """
 
-    left: tuple[str, ...] = ()
-    right: tuple[str, ...] = ()
-    left_coins: int = 0
-    right_coins: int = 0
+    __slots__ = ("left", "right", "left_coins", "right_coins")
+
+    def __init__(self, left: tuple[str, ...] = (), right: tuple[str, ...] = (), left_coins: int = 0,
+                 right_coins: int = 0) -> None:
+        self.left: Final = left
+        self.right: Final = right
+        self.left_coins: Final = left_coins
+        self.right_coins: Final = right_coins
+
+    def _fields(self) -> tuple[tuple[str, ...], tuple[str, ...], int, int]:
+        return self.left, self.right, self.left_coins, self.right_coins
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Purchase) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Purchase(left={self.left!r}, right={self.right!r}, left_coins={self.left_coins}, "
+                f"right_coins={self.right_coins})")
 
     @property
     def coins(self) -> int:
@@ -95,13 +130,25 @@ class Purchase:
         return "; ".join(parts) if parts else "nothing"
 
 
-@dataclass(frozen=True, slots=True)
 class Refusal:
     """Why a cost cannot be paid: the ``rule`` broken (``R-TRADE``, ``R-PRODUCE``, ``R-COST-COINS`` …) and a
-    ``reason`` a player understands; ``str`` is the reason followed by the rule ID in brackets."""
+    ``reason`` a player understands; ``str`` is the reason followed by the rule ID in brackets. A value, as
+    :class:`Purchase` is."""
 
-    rule: str
-    reason: str
+    __slots__ = ("rule", "reason")
+
+    def __init__(self, rule: str, reason: str) -> None:
+        self.rule: Final = rule
+        self.reason: Final = reason
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Refusal) and (self.rule, self.reason) == (other.rule, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.reason))
+
+    def __repr__(self) -> str:
+        return f"Refusal(rule={self.rule!r}, reason={self.reason!r})"
 
     def __str__(self) -> str:
         return f"{self.reason} [{self.rule}]"
