@@ -1,4 +1,6 @@
-"""The README stays true: its Python tour runs as a doctest, and its commands name files and options that exist."""
+"""The README stays true: it is the front page (what it is, the two set-up commands, a picture, links into the
+documentation site); its Python block runs as a doctest and its links and commands point at what exists. The
+sessions and commands that moved to the site (the tour, the sample diagnostic) are run by tests/test_docs.py."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ def _blocks(kind: str) -> list[str]:
     return re.findall(rf"^```{kind}\n(.*?)^```$", README, flags=re.M | re.S)
 
 
-def test_the_python_tour_runs():
+def test_the_python_tour_runs(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the block reads a bundled replay
     blocks = _blocks("python")
     assert blocks, "the README has no ```python block"
     parser = doctest.DocTestParser()
@@ -42,7 +45,7 @@ def _quick_start() -> list[str]:
 def test_quick_start_has_exactly_the_two_commands_each_in_a_venv():
     commands = _quick_start()
     assert len(commands) == 2 and all(c.startswith(VENV) and "\n" not in c for c in commands)
-    assert commands[1] == VENV + "python3 -m pip install -e '.[test]' && python3 -m pytest -n auto"
+    assert commands[1] == VENV + "python3 -m pip install -e '.[test,docs]' && python3 -m pytest -n auto"
     first = commands[0].removeprefix(VENV).split(" && ")
     assert first[0] == "python3 -m pip install ."
     assert [c.split()[:2] for c in first[1:]] == [["wnotation", "check"], ["wnotation", "score"]]
@@ -63,32 +66,38 @@ def test_quick_start_commands_succeed():
         assert run(*args).stdout
 
 
-@pytest.mark.parametrize("command", [c for block in _blocks("sh") for c in block.splitlines()
-                                     if c.startswith("wnotation ")])
-def test_tour_commands_parse(command):
-    """Every wnotation command in the tour names a real command and real options (checked via --help)."""
-    args = [a for a in shlex.split(command.split("|")[0].split(">")[0])[1:]]
-    run(args[0], "--help")
-    options = run(args[0], "--help").stdout
-    for a in args[1:]:
-        if a.startswith("--"):
-            assert a in options, f"{a} is not an option of 'wnotation {args[0]}'"
+def test_the_docs_build_command_makes_warnings_errors_as_ci_does():
+    """The README's command to build the site is the one the tests run (tests/test_docs.py: build)."""
+    from test_docs import SPHINX_ARGS
+
+    build = [c for block in _blocks("sh") for c in block.splitlines() if "-m sphinx" in c]
+    assert len(build) == 1
+    assert build[0] == "python3 -m pip install -e '.[docs]' && python3 -m sphinx " + " ".join(SPHINX_ARGS) + \
+        " docs docs/_build/html"
+
+
+def test_the_front_page_links_every_page_of_the_site():
+    pages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")} | \
+        {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs" / "howto").glob("*.md")}
+    linked = set(re.findall(r"\]\((docs/[^)#]*\.md)", README))
+    assert pages - linked == set(), "pages of the site the README does not link"
+
+
+def test_the_site_front_page_includes_the_readme_quick_start():
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "<!-- quick start -->\n## Quick start\n" in README and "<!-- /quick start -->" in README
+    assert ":start-after: <!-- quick start -->" in index and ":end-before: <!-- /quick start -->" in index
+    quick = README.split("<!-- quick start -->", 1)[1].split("<!-- /quick start -->", 1)[0]
+    assert all(c in quick for c in _quick_start()), "the two set-up commands are in the included part"
+    assert "docs/viewer.png" in README
 
 
 #: Documents other issues are still writing: their links are checked once the file exists.
 PENDING = {"spec/rulings.md"}
 
 
-@pytest.mark.parametrize("target", re.findall(r"\]\(((?:spec|replays)/[^)]*)\)", README))
+@pytest.mark.parametrize("target", re.findall(r"\]\(((?:spec|replays|docs|benchmarks)/[^)#]*)(?:#[^)]*)?\)", README))
 def test_links_exist(target):
     if target in PENDING and not (ROOT / target).exists():
         pytest.skip(f"{target} is not written yet")
     assert (ROOT / target).exists(), target
-
-
-def test_the_sample_diagnostic_matches_the_engine():
-    """The compiler-style sample in the README is what the engine says about that game."""
-    sample = README.split("```text\n", 1)[1].split("```", 1)[0]
-    head = sample.splitlines()[0]
-    assert re.fullmatch(r"club\.7wn:\d+:\d+: error\[R-[A-Z-]+\]: .+", head)
-    assert head.split(": ", 2)[2] in README.split("```python", 1)[1]
