@@ -86,7 +86,8 @@ def _pick(state: Game, seat: int, bot: str, rng: deck.SplitMix64) -> Card | None
         return None
     if bot == "random":
         return options[rng.below(len(options))]
-    return max(options, key=lambda c: (_value(state, LegalAction(seat, "build", c)), -options.index(c)))
+    best = max(range(len(options)), key=lambda k: (_value(state, LegalAction(seat, "build", options[k])), -k))
+    return options[best]
 
 
 def _stated(a: LegalAction, legal: Sequence[LegalAction]) -> bool:

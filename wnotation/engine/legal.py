@@ -109,11 +109,11 @@ def legal_actions(state: State | Game, seat: int) -> tuple[LegalAction, ...]:
     n = city.stages + 1
     if n <= len(city.wonder.stages):
         stage = _options(game, seat, stage_info(city.wonder, n).cost, city.wonder.stages[n - 1].cost.coins)
-    seen: list[Card] = []
+    listed: set[int] = set()  # the cards listed so far, by identity (catalogue cards are singletons)
     for card in game.hands[seat - 1]:
-        if card is None or card in seen:
+        if card is None or id(card) in listed:
             continue
-        seen.append(card)
+        listed.add(id(card))
         if card.name not in city.names:
             free = free_reason(game, city, card, turn)
             if free is not None:
