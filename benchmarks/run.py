@@ -471,7 +471,7 @@ def main(argv: list[str] | None = None) -> None:
             if compiled is None:
                 log("  the wheel was built pure (no C compiler?): measuring the pure build only")
         res["builds"] = build_figures(c, root, args.runs, compiled, args.bot_games, max(20, args.bot_games // 2),
-                                      best=best, log=log)
+                                      phase=phase, log=log)
         m2 = os.getloadavg()
         res["load_end"] = " / ".join(f"{x:.2f}" for x in m2)
         table = report(c, m, res, args)
