@@ -32,7 +32,8 @@ suppress_warnings = ["myst.header"]  # the spec's sections start at level 2 insi
 
 html_theme = "furo"
 html_title = "wnotation"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["print.css"]  # the cheat sheet on one sheet of paper, the navigation left out
 html_show_sourcelink = False
 html_copy_source = False
 
