@@ -56,9 +56,27 @@ def _case_text(case: Case) -> str:
     return (CASES / case.name).read_text(encoding="utf-8")
 
 
+def compliance(cases: list[Case]) -> str:
+    """The compliance statement in figures: rules, rulings, and how the casebook covers them."""
+    rules = rulebook.RULES
+    named = {rule for case in cases for rule in case.rules}
+    both = [r for r in rules if any(r.id in c.rules and c.illegal for c in cases)
+            and any(r.id in c.rules and not c.illegal for c in cases)]
+    values = [r for r in rules if not r.breakable]
+    missing = [r for r in rules if r.breakable and r not in both]
+    return (f"**Compliance.** The engine enforces {len(rules)} rules in {len({r.section for r in rules})} chapters; "
+            f"{sum(r.is_ruling for r in rules)} of them are rulings of the project. The casebook holds "
+            f"{len(cases)} cases: {sum(not c.illegal for c in cases)} legal, {sum(c.illegal for c in cases)} "
+            f"illegal. {sum(r.id in named for r in rules)} of the {len(rules)} rules are named by cases; "
+            f"{len(both)} have both a legal and an illegal case, and {len(values)} decide values only, so that no "
+            "record can break them" + (": " + ", ".join(r.id for r in values) if values else "") + "."
+            + (" Breakable rules without both kinds of case: " + ", ".join(r.id for r in missing) + "." if missing
+               else "") + "\n")
+
+
 def rules_page() -> str:
     cases = casebook(CASES)
-    out: list[str] = []
+    out: list[str] = [compliance(cases)]
     section = None
     for rule in rulebook.RULES:
         if rule.section != section:
