@@ -408,3 +408,107 @@ def test_a_purchase_stated_in_coins_is_a_plays_row_with_its_coins_and_units_R_TR
     (stockade,) = [p for p in rows if p["card"] == "Stockade"]
     assert stockade["purchase_stated"] is True and (stockade["left_coins"], stockade["right_coins"]) == (2, 0)
     assert (stockade["left_units"], stockade["right_units"]) == ("wood", "")
+
+
+def _priced_again(record) -> dict:
+    """What each paid play of ``record`` pays, asked of the engine's trade questions again on the turn-start
+    position (the route rows.py took before the events carried the units): ``(age, turn, seat)`` ->
+    ``(bank, left coins, right coins, left units, right units)``, the units as the rows state them."""
+    from wnotation.engine.coins import Coins, purchase_for
+    from wnotation.engine.payment import Payment, pay
+    from wnotation.engine.state import Game, info, stage_info
+    from wnotation.engine.trade import Purchase
+    from wnotation.record import CoinsPaid, StatedPurchase
+
+    played = replay(record)
+    keys = list(played.marks)
+    before = dict(zip(keys[1:], keys))
+    out = {}
+    for turn in record.turns:
+        start, end = played.marks[before[turn.label]], played.marks[turn.label]
+        placed = {}
+        for e in played.events[start:end]:
+            if type(e) in (ev.CardBuilt, ev.StageBuilt, ev.CardSold, ev.CardDiscarded):
+                placed.setdefault(e.seat, e)
+        game = Game(played.position(before[turn.label]))
+        for a in turn.actions:
+            e = placed.get(a.seat)
+            if type(e) is ev.CardBuilt and e.how == "paid":
+                cost, coins = info(e.card).cost, e.card.cost.coins
+            elif type(e) is ev.StageBuilt:
+                wonder = game.cities[a.seat - 1].wonder
+                cost, coins = stage_info(wonder, e.stage).cost, wonder.stages[e.stage - 1].cost.coins
+            else:
+                continue
+            stated = a.purchase
+            if isinstance(stated, CoinsPaid):
+                bought = purchase_for(game, a.seat, a.use, e.card if type(e) is ev.CardBuilt else None,
+                                      Coins(stated.left_coins, stated.right_coins))
+                found = Payment(bought, coins) if isinstance(bought, Purchase) else bought
+            else:
+                found = pay(game, a.seat, cost, coins, None if stated is None else (stated.left, stated.right))
+            if isinstance(found, Payment):
+                units = (stated.left, stated.right) if isinstance(stated, StatedPurchase) else \
+                    (found.purchase.left, found.purchase.right)
+                out[(turn.age, turn.number, a.seat)] = (found.bank, found.purchase.left_coins,
+                                                        found.purchase.right_coins, " ".join(units[0]),
+                                                        " ".join(units[1]))
+    return out
+
+
+def _in_coins(record):
+    """``record`` as a 7WN 2 record with every paid play's purchase stated as the coins it paid each neighbour."""
+    from wnotation.record import CoinsPaid
+
+    played = replay(record)
+    keys = list(played.marks)
+    before = dict(zip(keys[1:], keys))
+    n = record.players
+    turns = []
+    for turn in record.turns:
+        happened = played.events[played.marks[before[turn.label]]:played.marks[turn.label]]
+        paid = {e.seat for e in happened if type(e) is ev.StageBuilt or type(e) is ev.CardBuilt and e.how == "paid"}
+        actions = []
+        for a in turn.actions:
+            if a.seat in paid:
+                side = {e.to: e.amount for e in happened if type(e) is ev.CoinsPaid and e.seat == a.seat}
+                a = a.model_copy(update={"purchase": CoinsPaid(left_coins=side.get(a.seat % n + 1, 0),
+                                                               right_coins=side.get((a.seat - 2) % n + 1, 0))})
+            actions.append(a)
+        turns.append(turn.model_copy(update={"actions": tuple(actions)}))
+    return record.model_copy(update={"format": "7WN 2", "turns": tuple(turns)})
+
+
+def test_every_purchase_s_coins_and_units_are_the_ones_the_engine_prices_R_TRADE_R_TRADE_MINIMAL():
+    """Two routes, one answer: each paid play's bank coins, coins to each neighbour and the units they bought,
+    read from the replay's payment events, equal the purchase the trade questions give again on the turn-start
+    position, whether the record states the units, leaves the purchase out (the engine's choice) or states the
+    coins (7WN 2); and a coin-stated game's rows carry the units of the same game stated otherwise."""
+    at = {name: k for k, (name, _) in enumerate(R.TABLES["plays"])}
+    fields = ("bank_coins", "left_coins", "right_coins", "left_units", "right_units")
+    checked = {"stated": 0, "left out": 0, "coins": 0}
+    for record in corpus()[:12]:
+        forms = {"as written": record, "in coins": _in_coins(record)}
+        got = {}
+        left_out = {(t.age, t.number, a.seat) for t in record.turns for a in t.actions if a.purchase is None}
+        for form, rec in forms.items():
+            rows = R.game_rows(rec, replay(rec), gid=1, source="s", index=1).tables["plays"]
+            want = _priced_again(rec)
+            got[form] = {}
+            for p in rows:
+                key = (p[at["age"]], p[at["turn"]], p[at["seat"]])
+                values = tuple(p[at[f]] for f in fields)
+                got[form][key] = values
+                if key in want:
+                    assert values == want[key], (form, key)
+                    kind = "coins" if form == "in coins" else "stated" if p[at["purchase_stated"]] else "left out"
+                    checked[kind] += bool(values[1] or values[2])
+                else:  # a sale, a free build: nothing paid, nothing bought
+                    assert values == (0, 0, 0, "", ""), (form, key)
+        # the same coins, and where the record left the purchase to the engine, the same units
+        for key, values in got["as written"].items():
+            coined = got["in coins"][key]
+            assert coined[:3] == values[:3], key
+            if key in left_out:
+                assert coined[3:] == values[3:], key
+    assert min(checked.values()) > 20, checked  # every way of stating a purchase was exercised

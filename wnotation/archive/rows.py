@@ -16,13 +16,9 @@ from datetime import date
 from typing import Any
 
 from ..catalog import Card
-from ..record import UNKNOWN, CoinsPaid, Record, StatedPurchase
-from ..engine import Game, Replay, replay
+from ..record import NO_ANNOTATION, UNKNOWN, Record, StatedPurchase
+from ..engine import Replay, replay
 from ..engine import events as ev
-from ..engine.coins import Coins, purchase_for
-from ..engine.payment import Payment, pay
-from ..engine.trade import Purchase
-from ..engine.state import info, stage_info
 from .schema import TABLES, game_id
 
 #: One row of a table, its values in the table's column order (schema.TABLES).
@@ -31,6 +27,7 @@ Row = tuple[Any, ...]
 __all__ = ["Rows", "file_rows", "game_rows", "piece_rows"]
 
 _PLACED = (ev.CardBuilt, ev.StageBuilt, ev.CardSold, ev.CardDiscarded)
+_NOTHING = ((), ())
 
 
 @dataclass
@@ -106,66 +103,32 @@ def _tally(diagnostics: Sequence[object]) -> dict[str, int]:
     return counts
 
 
-class _Cursor:
-    """A game folded forward through a replay's events on demand: the turn-start position a purchase the record
-    leaves out was priced at. One pass over the events at most, and none when no such purchase occurs."""
+class _Play:
+    """What the events of one turn say about one seat: its placement (the first, ``None`` if it placed none),
+    the coins it paid to the bank and to each neighbour and the units those bought, its income, turn 6's last
+    card (``False``: kept), and the build from the discard pile its play earned (R-HALI)."""
 
-    def __init__(self, played: Replay) -> None:
-        self.played = played
-        self.game: Game | None = None
-        self.done = 0
+    __slots__ = ("placed", "bank", "left", "right", "bought_left", "bought_right", "income", "last", "pick",
+                 "declined")
 
-    def at(self, mark: int) -> Game:
-        if self.game is None:
-            start = self.played.positions.start
-            if start is None:  # a score pad: no position, and no event to fold
-                raise ValueError("a replay without positions has no events to fold")
-            self.game = Game(start)
-        for e in self.played.events[self.done:mark]:
-            self.game.apply(e)
-        self.done = mark
-        return self.game
+    def __init__(self, placed: ev.Event | None) -> None:
+        self.placed = placed
+        self.bank = self.left = self.right = self.income = 0
+        self.bought_left: tuple[str, ...] = ()
+        self.bought_right: tuple[str, ...] = ()
+        self.last: Card | None | bool = False
+        self.pick: Card | None = None
+        self.declined = False
 
 
-def _inferred(cursor: _Cursor, mark: int, seat: int, placed: ev.Event) -> Payment | None:
-    """The purchase the engine chose for a paid build or stage stated without one, priced again at the turn
-    start (the same memoised question the replay asked)."""
-    game = cursor.at(mark)
-    if isinstance(placed, ev.CardBuilt):
-        card = placed.card
-        found = pay(game, seat, info(card).cost, card.cost.coins, None)
-    elif isinstance(placed, ev.StageBuilt):
-        wonder = game.cities[seat - 1].wonder
-        found = pay(game, seat, stage_info(wonder, placed.stage).cost, wonder.stages[placed.stage - 1].cost.coins,
-                    None)
-    else:
-        return None
-    return found if isinstance(found, Payment) else None
-
-
-class _Turn:
-    """What the events of one turn say about each seat: its placement, coins paid to the bank and to each
-    neighbour, income, turn 6's last card, the build from the discard pile it earned; ``start`` is the number
-    of events before the turn (its turn-start position)."""
-
-    __slots__ = ("start", "placed", "bank", "left", "right", "income", "last", "picks", "declined")
-
-    def __init__(self, start: int) -> None:
-        self.start = start
-        self.placed: dict[int, ev.Event] = {}
-        self.bank: dict[int, int] = {}
-        self.left: dict[int, int] = {}
-        self.right: dict[int, int] = {}
-        self.income: dict[int, int] = {}
-        self.last: dict[int, Card | None] = {}
-        self.picks: dict[int, Card | None] = {}
-        self.declined: set[int] = set()
+#: A turn's plays by seat.
+_Turn = dict[int, _Play]
 
 
 class _Events:
-    """One pass over a replay's events: each turn's :class:`_Turn` by ``(age, turn)``, the stages each seat
-    built and the military rows. Picks and their income after turn 1-5 belong to that turn; after the last turn
-    of an Age to the seat's extra-turn stage if it built one there, else to its turn-6 play (R-HALI-LAST)."""
+    """One pass over a replay's events: each turn's plays by ``(age, turn)``, the stages each seat built and the
+    military rows. Picks and their income after turn 1-5 belong to that turn; after the last turn of an Age to
+    the seat's extra-turn stage if it built one there, else to its turn-6 play (R-HALI-LAST)."""
 
     def __init__(self, played: Replay, gid: int, n: int) -> None:
         self.turns: dict[tuple[int, int], _Turn] = {}
@@ -176,41 +139,47 @@ class _Events:
         done: _Turn | None = None  # the turn resolved last, while no placement of the next one has come
         done_key = (0, 0)
         fought: dict[tuple[int, int], int] = {}
-        for k, e in enumerate(played.events):
+        for e in played.events:
             kind = type(e)
             if kind in _PLACED:
                 seat = e.seat  # type: ignore[union-attr]
                 if open_ is None:
-                    open_, done = _Turn(k), None
-                if seat not in open_.placed:
-                    open_.placed[seat] = e
+                    open_, done = {}, None
+                play = _at(open_, seat)
+                if play.placed is None:
+                    play.placed = e
                     if kind is ev.StageBuilt:
                         stages[seat - 1] += 1
                 elif kind is ev.CardDiscarded:
-                    open_.last[seat] = e.card  # type: ignore[union-attr]
-            elif kind is ev.CoinsPaid:
+                    play.last = e.card  # type: ignore[union-attr]
+            elif kind is ev.CoinsPaid:  # it follows its seat's placement, in the open turn
                 seat, to = e.seat, e.to  # type: ignore[union-attr]
-                box = open_.bank if to is None else open_.left if to == seat % n + 1 else open_.right  # type: ignore
-                box[seat] = box.get(seat, 0) + e.amount  # type: ignore[union-attr]
+                play = open_[seat]  # type: ignore[index]
+                if to is None:
+                    play.bank += e.amount  # type: ignore[union-attr]
+                elif to == seat % n + 1:
+                    play.left += e.amount  # type: ignore[union-attr]
+                    play.bought_left += e.units  # type: ignore[union-attr]
+                else:
+                    play.right += e.amount  # type: ignore[union-attr]
+                    play.bought_right += e.units  # type: ignore[union-attr]
             elif kind is ev.CoinsGained:
                 seat = e.seat  # type: ignore[union-attr]
                 into = open_ if open_ is not None else self._earner(done, done_key, seat)
                 if into is not None:
-                    into.income[seat] = into.income.get(seat, 0) + e.amount  # type: ignore[union-attr]
+                    _at(into, seat).income += e.amount  # type: ignore[union-attr]
             elif kind is ev.TurnResolved:
-                if open_ is None:
-                    open_ = _Turn(k)
                 done_key = (e.age, e.turn)  # type: ignore[union-attr]
-                turns[done_key] = done = open_
+                turns[done_key] = done = open_ if open_ is not None else {}
                 open_ = None
             elif kind is ev.PickedFromDiscard or kind is ev.PickDeclined:
                 seat = e.seat  # type: ignore[union-attr]
                 into = self._earner(done, done_key, seat)
                 if into is not None:
                     if kind is ev.PickedFromDiscard:
-                        into.picks[seat] = e.card  # type: ignore[union-attr]
+                        _at(into, seat).pick = e.card  # type: ignore[union-attr]
                     else:
-                        into.declined.add(seat)
+                        _at(into, seat).declined = True
             elif kind is ev.ConflictResolved:
                 fought[(e.seat, e.opponent)] = e.token  # type: ignore[union-attr]
             elif kind is ev.AgeEnded:
@@ -225,39 +194,54 @@ class _Events:
     def _earner(self, done: _Turn | None, key: tuple[int, int], seat: int) -> _Turn | None:
         if done is None:
             return None
-        if key[1] == 7 and not isinstance(done.placed.get(seat), ev.StageBuilt):
-            return self.turns.get((key[0], 6))
+        if key[1] == 7:
+            play = done.get(seat)
+            if play is None or type(play.placed) is not ev.StageBuilt:
+                return self.turns.get((key[0], 6))
         return done
 
 
-def _plays(record: Record, played: Replay, seen: _Events, gid: int, line0: int,
-           errors_at: dict[tuple[int, int], int]) -> list[Row]:
-    rows: list[Row] = []
-    cursor = _Cursor(played)
+def _at(turn: _Turn, seat: int) -> _Play:
+    play = turn.get(seat)
+    if play is None:
+        play = turn[seat] = _Play(None)
+    return play
+
+
+def _plays(record: Record, seen: _Events, gid: int, line0: int, errors_at: dict[tuple[int, int], int],
+           rows: list[Row]) -> int:
+    """Append a plays row for each action of ``record`` to ``rows``; returns how many."""
+    before = len(rows)
     seen_turns: set[tuple[int, int]] = set()
+    append = rows.append
     for turn in record.turns:
-        key = (turn.age, turn.number)
+        age, number = turn.age, turn.number
+        key = (age, number)
         t = seen.turns.get(key) if key not in seen_turns else None
-        replayed = key not in seen_turns and key in seen.turns
+        missed = "not-replayed" if key not in seen_turns and t is None else "ignored"
         seen_turns.add(key)
         acted: set[int] = set()
-        six, extra = turn.number == 6, turn.number == 7
+        six, extra = number == 6, number == 7
         for a in turn.actions:
             seat = a.seat
-            placed = t.placed.get(seat) if t is not None and seat not in acted else None
+            play = t.get(seat) if t is not None and seat not in acted else None
             acted.add(seat)
             span = a.span
-            line = None if span is None else span.line + line0
-            column = None if span is None else span.column
+            if span is None:
+                line = column = None
+                errors = 0
+            else:
+                line, column = span.line + line0, span.column
+                errors = errors_at.get((line, column), 0) if errors_at else 0
             ann = a.annotation
+            annotated = ann is not NO_ANNOTATION and not ann.empty
             card_name = None if a.card == UNKNOWN else a.card
             stated = a.purchase
-            if placed is None or t is None:
-                rows.append((gid, turn.age, turn.number, seat, a.use, card_name, None, None,
-                             "ignored" if replayed else "not-replayed", None, 0, 0, 0, None, None, stated is not None,
-                             0, extra, False, None, None, False,
-                             errors_at.get((line, column or 0), 0) if line is not None else 0, not ann.empty, ann.glyph,
-                             line, column))
+            placed = None if play is None else play.placed
+            if placed is None:
+                append((gid, age, number, seat, a.use, card_name, None, None, missed, None, 0, 0, 0, None, None,
+                        stated is not None, 0, extra, False, None, None, False, errors, annotated, ann.glyph, line,
+                        column))
                 continue
             kind = type(placed)
             card = getattr(placed, "card", None)
@@ -265,49 +249,41 @@ def _plays(record: Record, played: Replay, seen: _Events, gid: int, line0: int,
             if kind is ev.CardBuilt:
                 outcome = "built"
                 how = placed.how  # type: ignore[union-attr]
-                free = how if how == "chain" or how == "power" else None
+                if how == "chain" or how == "power":
+                    free = how
             elif kind is ev.StageBuilt:
                 outcome, stage = "staged", placed.stage  # type: ignore[union-attr]
             elif kind is ev.CardSold:
                 outcome = "sold"
             else:
                 outcome = "discarded"
-            left, right = t.left.get(seat, 0), t.right.get(seat, 0)
-            units_l: str | None
-            units_r: str | None
             if isinstance(stated, StatedPurchase):
                 units_l, units_r = " ".join(stated.left), " ".join(stated.right)
-            elif isinstance(stated, CoinsPaid):  # stated in coins (7WN 2): the units those coins bought
-                units_l = units_r = None
-                bought = purchase_for(cursor.at(t.start), seat, a.use, card if kind is ev.CardBuilt else None,
-                                      Coins(stated.left_coins, stated.right_coins))
-                if isinstance(bought, Purchase) and (bought.left_coins, bought.right_coins) == (left, right):
-                    units_l, units_r = " ".join(bought.left), " ".join(bought.right)
-            elif left or right:  # left out: the engine's choice, priced again
-                units_l = units_r = None
-                found = _inferred(cursor, t.start, seat, placed)
-                if found is not None and (found.purchase.left_coins, found.purchase.right_coins) == (left, right):
-                    units_l, units_r = " ".join(found.purchase.left), " ".join(found.purchase.right)
-            else:
-                units_l = units_r = ""
-            last = t.last.get(seat, False)
-            pick = t.picks.get(seat)
-            rows.append((
-                gid, turn.age, turn.number, seat, a.use, card_name, None if card is None else card.colour, stage,
-                outcome, free, t.bank.get(seat, 0), left, right, units_l, units_r, stated is not None,
-                t.income.get(seat, 0), extra, six and last is False, None if last is False or last is None
-                else last.name, None if pick is None else pick.name, seat in t.declined,  # type: ignore[union-attr]
-                errors_at.get((line, column or 0), 0) if line is not None else 0, not ann.empty, ann.glyph, line, column,
+            else:  # what the payment bought: the engine's choice for a purchase left out (R-TRADE-MINIMAL), what
+                # stated coins bought (7WN 2); nothing when nothing was paid
+                units_l, units_r = " ".join(play.bought_left), " ".join(play.bought_right)  # type: ignore[union-attr]
+            last = play.last  # type: ignore[union-attr]
+            pick = play.pick  # type: ignore[union-attr]
+            append((
+                gid, age, number, seat, a.use, card_name, None if card is None else card.colour, stage, outcome,
+                free, play.bank, play.left, play.right, units_l, units_r, stated is not None,  # type: ignore
+                play.income, extra, six and last is False,  # type: ignore[union-attr]
+                None if last is False or last is None else last.name,  # type: ignore[union-attr]
+                None if pick is None else pick.name, play.declined,  # type: ignore[union-attr]
+                errors, annotated, ann.glyph, line, column,
             ))
-    return rows
+    return len(rows) - before
 
 
-def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: int, line0: int = 0) -> Rows:
+def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: int, line0: int = 0,
+              into: Rows | None = None) -> Rows:
     """The rows of one readable game: ``played`` is ``replay(record)``; ``gid`` its key (:func:`~.schema.game_id`),
-    ``index`` its place in the file, ``line0`` the lines of the file before the text the record was read from."""
+    ``index`` its place in the file, ``line0`` the lines of the file before the text the record was read from.
+    The rows are appended to ``into`` (returned) when given, else to a fresh :class:`Rows`."""
     from ..diagnostics import diagnostics_of
 
-    out = Rows()
+    out = Rows() if into is None else into
+    tables = out.tables
     diagnostics = diagnostics_of(record, played.findings, None, source, line0=line0)
     errors_at: dict[tuple[int, int], int] = {}
     for d in diagnostics:
@@ -315,29 +291,30 @@ def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: i
             errors_at[(d.line, d.column)] = errors_at.get((d.line, d.column), 0) + 1
     n = record.players
     seen = _Events(played, gid, n)
-    plays = out.tables["plays"] = _plays(record, played, seen, gid, line0, errors_at)
+    actions = _plays(record, seen, gid, line0, errors_at, tables["plays"])
     sheet = played.scores
     built = seen.stages
-    seats = out.tables["seats"]
+    seats = tables["seats"]
     for k, s in enumerate(record.seats):
         stages = built[k] if record.turns else None  # a score-pad record does not say
         if sheet is None:
-            seats.append((gid, k + 1, s.name, s.wonder, s.side, n) + (None,) * 15 + (stages,))
+            seats.append((gid, k + 1, s.name, s.wonder, s.side, n) + (None,) * 11 + (stages,) + (None,) * 4)
         else:
             ln = sheet.lines[k]
             seats.append((gid, k + 1, s.name, s.wonder, s.side, n, ln.military, ln.treasury, ln.wonder,
-                          ln.civilian, ln.commercial, ln.guilds, ln.science, ln.cities, ln.leaders, ln.armada,
-                          ln.edifice, ln.total, ln.coins, ln.rank, ln.rank == 1, stages))
-    out.tables["military"] = seen.military
-    out.tables["findings"] = _finding_rows(gid, diagnostics)
+                          ln.civilian, ln.commercial, ln.guilds, ln.science, ln.total, ln.coins, ln.rank,
+                          ln.rank == 1, stages, ln.cities, ln.leaders, ln.armada, ln.edifice))
+    tables["military"] += seen.military
+    tables["findings"] += _finding_rows(gid, diagnostics)
     wrong = any(f.rule == "R-SCORE" and f.severity == "error" for f in played.findings)
     stated = bool(record.results)
     line = (record.span.line if record.span is not None else 1) + line0
-    actions = len(plays)
-    out.tables["games"] = [_game_row(gid, source, index, line, record, True, sheet is not None, len(record.turns),
-                                     actions, stated, (not wrong) if stated else None, _tally(diagnostics))]
-    out.games, out.complete, out.actions = 1, int(sheet is not None), actions
-    out.wrong_results = int(stated and wrong)
+    tables["games"].append(_game_row(gid, source, index, line, record, True, sheet is not None, len(record.turns),
+                                     actions, stated, (not wrong) if stated else None, _tally(diagnostics)))
+    out.games += 1
+    out.complete += sheet is not None
+    out.actions += actions
+    out.wrong_results += stated and wrong
     return out
 
 
@@ -353,7 +330,7 @@ def _broken_rows(error: object, chunk: str, *, gid: int, source: str, index: int
         head = next((h for h in read_headers(chunk, source=source) if not isinstance(h, Exception)), None)
     if head is not None:
         n = len(head.seats)
-        out.tables["seats"] = [(gid, k + 1, s.name, s.wonder, s.side, n) + (None,) * 11 + (None,)
+        out.tables["seats"] = [(gid, k + 1, s.name, s.wonder, s.side, n) + (None,) * 16
                                for k, s in enumerate(head.seats)]
     out.tables["findings"] = _finding_rows(gid, [d])
     out.tables["games"] = [_game_row(gid, source, index, line, head, False, False, 0, 0, False, None,
@@ -407,8 +384,8 @@ def piece_rows(text: str, source: str, input_number: int, first_game: int, line0
             continue
         at = item.span.line if item.span is not None else 1
         index = first_game - 1 + max(1, bisect_right(starts, at))
-        out.add(game_rows(item, replay(item), gid=game_id(input_number, at + line0), source=source, index=index,
-                          line0=line0))
+        game_rows(item, replay(item), gid=game_id(input_number, at + line0), source=source, index=index,
+                  line0=line0, into=out)
     return out
 
 

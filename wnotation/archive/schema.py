@@ -47,15 +47,17 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("commercial", "INTEGER"),
         ("guilds", "INTEGER"),
         ("science", "INTEGER"),
-        ("cities", "INTEGER"),  # the expansions' rows of a score-pad record (R-SCORE-EXP), NULL if not played
-        ("leaders", "INTEGER"),
-        ("armada", "INTEGER"),
-        ("edifice", "INTEGER"),
         ("total", "INTEGER"),
         ("coins", "INTEGER"),
         ("rank", "INTEGER"),
         ("winner", "BOOLEAN"),
         ("stages", "INTEGER"),
+        # added after the first release, so appended (spec/archive.md): a score-pad record's expansion rows
+        # (R-SCORE-EXP), NULL when the game was not played with that expansion
+        ("cities", "INTEGER"),
+        ("leaders", "INTEGER"),
+        ("armada", "INTEGER"),
+        ("edifice", "INTEGER"),
     ),
     "plays": (
         ("game_id", "BIGINT"),

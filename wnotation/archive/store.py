@@ -61,24 +61,47 @@ def _as_text(value: object) -> object:
     return None if value is None else str(value)
 
 
-def insert_rows(con: Any, table: str, rows: Sequence[tuple], scratch: str | os.PathLike[str] | None = None) -> None:
-    """Append ``rows`` (tuples in the column order of :data:`~.schema.TABLES`) to ``table`` of ``con``. The rows
-    pass through one temporary JSON file in ``scratch`` (default: the system's temporary directory), removed
-    afterwards: an array of rows, each an array read as text and cast to its column's type. Cost: one JSON
-    encoding of the rows (one call) and one bulk load."""
-    if not rows:
-        return
-    spec = TABLES[table]
-    exact = [k for k, (_, kind) in enumerate(spec) if kind in ("DATE", "UBIGINT")]
+def _select_sql(table: str) -> str:
+    """A SELECT of ``table``'s rows from a JSON file (the one parameter): an array of rows, each an array read as
+    text and cast to its column's type (DuckDB's JSON reader cannot type an array's items one by one)."""
+    values = ", ".join(f"CAST(v[{k + 1}] AS {kind}) AS {_ident(name)}" for k, (name, kind) in enumerate(TABLES[table]))
+    return (f"SELECT {values} FROM read_json(?, format = 'array', records = false, columns = {{'v': 'VARCHAR[]'}}, "
+            "maximum_object_size = 1073741824)")
+
+
+def _empty_sql(table: str) -> str:
+    """A SELECT of no row with ``table``'s columns (an empty part still carries the schema)."""
+    return "SELECT " + ", ".join(f"CAST(NULL AS {kind}) AS {_ident(name)}" for name, kind in TABLES[table]) + \
+        " WHERE false"
+
+
+_SELECT = {table: _select_sql(table) for table in TABLES}
+_EMPTY = {table: _empty_sql(table) for table in TABLES}
+#: Columns whose values travel as text (see _as_text), by table.
+_EXACT = {table: [k for k, (_, kind) in enumerate(spec) if kind in ("DATE", "UBIGINT")] for table, spec in TABLES.items()}
+
+
+def _relation(con: Any, table: str, rows: Sequence[tuple[Any, ...]], scratch: str | os.PathLike[str] | None) -> tuple[Any, str]:
+    """A relation of ``rows`` of ``table`` read from a JSON file written to ``scratch`` (default: the system's
+    temporary directory), and that file's path: the caller runs the relation, then removes the file. Cost: one
+    JSON encoding of the rows (one call); DuckDB reads and casts them when the relation runs."""
+    exact = _EXACT[table]
     if exact:
         rows = [tuple(_as_text(v) if k in exact else v for k, v in enumerate(row)) for row in rows]
     fd, path = tempfile.mkstemp(prefix=f".{table}-", suffix=".json", dir=scratch)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(_ENCODE(rows))
+    return con.sql(_SELECT[table], params=[path]), path
+
+
+def insert_rows(con: Any, table: str, rows: Sequence[tuple[Any, ...]], scratch: str | os.PathLike[str] | None = None) -> None:
+    """Append ``rows`` (tuples in the column order of :data:`~.schema.TABLES`) to ``table`` of ``con``, through
+    one temporary JSON file in ``scratch`` (see :func:`_relation`), removed afterwards."""
+    if not rows:
+        return
+    rel, path = _relation(con, table, rows, scratch)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(_ENCODE(rows))
-        values = ", ".join(f"CAST(v[{k + 1}] AS {kind}) AS {_ident(name)}" for k, (name, kind) in enumerate(spec))
-        con.execute(f"INSERT INTO {_ident(table)} SELECT {values} FROM read_json(?, format = 'array', "
-                    "records = false, columns = {'v': 'VARCHAR[]'}, maximum_object_size = 1073741824)", [path])
+        rel.insert_into(table)
     finally:
         os.unlink(path)
 
@@ -98,27 +121,32 @@ def writer() -> Any:
     return duckdb().connect(config={"threads": 1})
 
 
-def write_part(out: str | os.PathLike[str], input_number: int, piece: int, tables: dict[str, list[tuple]],
+def write_part(out: str | os.PathLike[str], input_number: int, piece: int, tables: dict[str, list[tuple[Any, ...]]],
                con: Any = None) -> None:
     """Write one piece's rows as one Parquet file per table under ``out`` (empty tables too, so every part has
-    the schema), rows in the order given (:mod:`.rows` makes them in :data:`~.schema.ORDER`). Each file is written under a temporary name and renamed, so a
-    reader never sees half a part and a retried piece replaces its part whole. ``con``: a :func:`writer` to reuse
-(default: one made and closed here). Memory: the piece's rows."""
+    the schema), rows in the order given (:mod:`.rows` makes them in :data:`~.schema.ORDER`). Each file is
+    written under a temporary name and renamed, so a reader never sees half a part and a retried piece replaces
+    its part whole. ``con``: a :func:`writer` to reuse (default: one made and closed here). Memory: the piece's
+    rows and their JSON text. Cost: per table one JSON encoding and one DuckDB query writing the file, no table."""
     root = Path(out)
-    root.mkdir(parents=True, exist_ok=True)
     own = con is None
     if own:
         con = writer()
     try:
         for table in TABLES:
-            con.execute(_create_sql(table, temp=True, replace=True))
-            insert_rows(con, table, tables.get(table, []), root)
             final = root / part_name(table, input_number, piece)
             final.parent.mkdir(parents=True, exist_ok=True)
             temp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-            con.table(table).write_parquet(str(temp), compression="zstd")
+            rows = tables.get(table)
+            if rows:
+                rel, path = _relation(con, table, rows, root)
+                try:
+                    rel.write_parquet(str(temp), compression="zstd")
+                finally:
+                    os.unlink(path)
+            else:
+                con.sql(_EMPTY[table]).write_parquet(str(temp), compression="zstd")
             os.replace(temp, final)
-            con.execute(f"DROP TABLE {_ident(table)}")
     finally:
         if own:
             con.close()
@@ -133,9 +161,9 @@ def part_files(out: str | os.PathLike[str], table: str) -> list[str]:
 
 
 def remove_temporaries(out: str | os.PathLike[str]) -> None:
-    """Remove what an interrupted part write left (``.part-….tmp``, ``.table-….jsonl``) under ``out``."""
+    """Remove what an interrupted part write left (``plays/.part-….tmp``, ``.plays-….json``) under ``out``."""
     root = Path(out)
-    for pattern in (".part-*.tmp", "*/.part-*.tmp", ".*.jsonl"):
+    for pattern in (".part-*.tmp", "*/.part-*.tmp", *(f".{table}-*.json" for table in TABLES)):
         for p in root.glob(pattern):
             p.unlink(missing_ok=True)
 
