@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 from types import MappingProxyType
 
 from ..catalog import AGE_NUMERALS, Card, CatalogError, load
-from ..record import CATEGORIES, UNKNOWN, CoinsPaid, Record, Span
+from ..record import CATEGORIES, UNKNOWN, CoinsPaid, Record, Span, Turn, has_variations
 from . import deals as dealing
 from . import events as ev
 from .coins import Coins
@@ -23,6 +24,9 @@ from .position import position_tag, record_start
 from .rules import Play, address, deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, ScoreSheet, score
 from .state import City, CityState, Game, State, Table, initial
+
+if TYPE_CHECKING:
+    from .variations import VariationReplay
 
 _FIELDS = CATEGORIES + ("total", "coins", "rank")
 
@@ -91,15 +95,27 @@ class Replay:
     positions: Positions = field(repr=False)  # read-only, in game order
     marks: Mapping[str, int] = field(repr=False)  # address -> number of events folded to reach it
     scores: ScoreSheet | None
+    #: The replays of the record's variations (spec 7wn.md §6.2) by their address (``I.3(1)``, ``I.3(1).I.4(2)``),
+    #: in text order; their findings are theirs, never in :attr:`findings`.
+    variations: Mapping[str, VariationReplay] = field(default_factory=lambda: MappingProxyType({}), repr=False)
 
     def position(self, where: str) -> State:
-        """The state at address ``where`` (``I.0``, ``II.3``, ``I.7``, ``III.end``); ``KeyError`` naming the
-        addresses that exist when there is no such position."""
+        """The state at address ``where`` (``I.0``, ``II.3``, ``I.7``, ``III.end``; inside a variation
+        ``I.3(1).I.4``, spec §6.1); ``KeyError`` naming the addresses that exist when there is no such position."""
+        if "(" in where:
+            from .variations import position_in
+
+            return position_in(self.variations, where)
         try:
             return self.positions[where]
         except KeyError:
             have = ", ".join(self.positions) or "none"
             raise KeyError(f"no position {where!r} in this game (positions: {have})") from None
+
+    @property
+    def variation_findings(self) -> tuple[Finding, ...]:
+        """The findings of every variation, in text order, each with its variation address (``I.3(1).I.4``)."""
+        return tuple(f for v in self.variations.values() for f in v.findings)
 
     def score_at(self, where: str) -> ScoreSheet:
         """The score sheet as if the game ended at address ``where``: military tokens won so far, coins held,
@@ -147,7 +163,10 @@ class Replay:
 # --- decoding the Record ----------------------------------------------------------------------------------------
 
 
-class _Decoded:
+class Decoded:
+    """A line of play's turns as plain plays by ``(age, turn)``, with their spans, whether a pick clause is written,
+    the turns in record order and the findings of decoding (unknown names, a turn written twice)."""
+
     __slots__ = ("plays", "spans", "order", "findings", "picked")
 
     def __init__(self) -> None:
@@ -175,10 +194,11 @@ def _card(name: str, age: int, where: str, seat: int, span: Span | None, out: li
         return None
 
 
-def _decode(record: Record) -> _Decoded:
-    """The Record's turns as plain plays, each card name looked up once (memoised across records)."""
-    d = _Decoded()
-    for turn in record.turns:
+def decode(turns: Sequence[Turn]) -> Decoded:
+    """A line of play's turns (a Record's, a variation's) as plain plays, each card name looked up once (memoised
+    across records)."""
+    d = Decoded()
+    for turn in turns:
         age = turn.age
         key = (age, turn.number)
         where = address(*key)
@@ -218,15 +238,17 @@ def _decode(record: Record) -> _Decoded:
 # --- the replay -------------------------------------------------------------------------------------------------
 
 
-class _Run:
-    """The replay loop's working data."""
+class Run:
+    """The replay loop's working data: one run plays the main line; :mod:`.variations` plays each variation on a
+    run of its own, started from a position of this one (``branch_at``, ``before``) and dealt its hands
+    (``dealt``)."""
 
     def __init__(self, record: Record) -> None:
         self.record = record
         self.findings: list[Finding] = []
         self.events: list[ev.Event] = []
         self.marks: dict[str, int] = {}
-        self.decoded = _decode(record)
+        self.decoded = decode(record.turns)
         self.findings += self.decoded.findings
         self.guilds = self._guilds()
         self.seed_deal = None
@@ -250,6 +272,9 @@ class _Run:
             self.table = Table(self.table.names, self.table.wonders, self.guilds)
             self.start = self.begin.state._replace(table=self.table)
         self.game = Game(self.start)
+        self.dealt: dict[int, dealing.Hands] = {}  # a variation's deals: the main line's (variations.py)
+        self.branch_at: frozenset[tuple[int, int]] = frozenset()  # the turns that have variations
+        self.before: dict[tuple[int, int], State] = {}  # the position before each of those turns
 
     def _guilds(self) -> tuple[Card, ...] | None:
         if self.record.guilds is None:
@@ -280,6 +305,8 @@ class _Run:
     # ---
 
     def hands(self, age: int) -> dealing.Hands:
+        if age in self.dealt:
+            return self.dealt[age]
         n = self.record.players
         plays = {t: ps for (a, t), ps in self.decoded.plays.items() if a == age}
         written, found = dealing.stated(self.record, age)
@@ -368,6 +395,8 @@ class _Run:
 
     def turn(self, age: int, number: int, plays: list[Play]) -> None:
         """Resolve one turn; a finding about no particular action (a missing one) gets the turn's span."""
+        if (age, number) in self.branch_at:  # where its variations start from
+            self.before[(age, number)] = self.game.snapshot()
         events, findings = play_turn(self.game, plays)
         span = self.decoded.spans.get((age, number)) if findings else None
         if span is not None:
@@ -419,7 +448,10 @@ def replay(record: Record) -> Replay:
         from .scorepad import pad_replay
 
         return pad_replay(record)
-    run = _Run(record)
+    run = Run(record)
+    branching = has_variations(record)
+    if branching:
+        run.branch_at = frozenset((t.age, t.number) for t in record.turns if t.variations)
     run.run()
     sheet = None
     if run.game.finished:
@@ -431,7 +463,12 @@ def replay(record: Record) -> Replay:
         run.findings += symbol_findings(record)
     events = tuple(run.events)
     marks = MappingProxyType(run.marks)
-    return Replay(events, tuple(run.findings), Positions(run.start, events, marks), marks, sheet)
+    lines: Mapping[str, VariationReplay] = MappingProxyType({})
+    if branching:
+        from .variations import replay_variations
+
+        lines = replay_variations(run)
+    return Replay(events, tuple(run.findings), Positions(run.start, events, marks), marks, sheet, lines)
 
 
 def city_view(city: City | CityState) -> CityView:

@@ -18,7 +18,8 @@ from ...record import FORMAT_VERSION, Record
 from .. import lexical
 from ..errors import NotationError, NotationSyntaxError, StructureError, at_offset
 from . import fast_route, lark_route
-from .build import VERB_WORDS, Game
+from .build import Game
+from .names import VERB_WORDS
 from .header import RESERVED_TAGS, Header, header_of, read_header
 from .split import LINE_LIMIT, check_line_lengths, iter_pieces, normalise, split_games, split_stream
 from .visitors import (

@@ -11,7 +11,6 @@ add the game's place in its file (``line0``, ``off0``).
 from __future__ import annotations
 
 import difflib
-from functools import cache
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -38,6 +37,7 @@ from ...record import (
 )
 from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
+from .names import USE_OF_VERB, VERB_OF_WORD, card_names, verb_meant
 from ..errors import NotationError, NotationSyntaxError, RosterError, StructureError, UnknownNameError, at_offset
 
 _M = TypeVar("_M")
@@ -103,47 +103,6 @@ def add_note(raw: str, comments: list[str], tags: list[tuple[str, str]]) -> None
         tags.append(lexical.atag_pair(raw))
 
 
-# --- names -------------------------------------------------------------------------------------------------------
-
-# Words a player may write for the kind of an action, by the notation's way to write that kind ("" builds).
-VERB_WORDS = {
-    "sell": ("sell", "sells", "sold", "sale", "discard", "discards", "discarded", "burn", "burns", "burned", "burnt",
-             "trash"),
-    "stage": ("stage", "stages", "staged", "wonder", "bury", "buries", "buried"),
-    "": ("build", "builds", "built", "play", "plays", "played"),
-}
-_VERB_OF_WORD = {word: verb for verb, words in VERB_WORDS.items() for word in words}
-_USE_OF_VERB = {"sell": "sell a card", "stage": "build a Wonder stage with a card", "": "build a card"}
-
-
-def _verb_meant(text: str) -> tuple[str, str] | None:
-    """``(fix, what it does)`` when an unknown card name is a verb word and a card name (either order):
-    ``discard Marketplace`` → ``sell Marketplace``, never a fix that plays the card another way. The card part
-    may itself be misspelt (its nearest name is used). ``None`` otherwise."""
-    words = text.split()
-    if len(words) < 2:
-        return None
-    cat = _catalog.load()
-    for verb_word, rest in ((words[0], words[1:]), (words[-1], words[:-1])):
-        verb = _VERB_OF_WORD.get(verb_word.casefold())
-        if verb is None:
-            continue
-        try:
-            card = cat.card_name(" ".join(rest))
-        except _catalog.CatalogError as exc:
-            if exc.suggestion is None:
-                continue
-            card = exc.suggestion
-        return (f"{verb} {card}" if verb else card), _USE_OF_VERB[verb]
-    return None
-
-
-@cache
-def _card_names() -> dict[str, str]:
-    """Spelling → printed card name, filled as names are met (the catalogue's matching is the reference)."""
-    return {card.name: card.name for card in _catalog.load().cards}
-
-
 # --- per-game state ----------------------------------------------------------------------------------------------
 
 
@@ -194,7 +153,7 @@ class Game:
         unknown name may hold the verb the writer meant (``discard Marketplace``: a sale)."""
         if text == UNKNOWN:
             return UNKNOWN
-        found = _card_names().get(text)
+        found = card_names().get(text)
         if found is not None:
             return found
         try:
@@ -205,17 +164,17 @@ class Game:
                 hint = " (', discard X' is the turn-6 clause; to sell a card write 'sell X')" if word == "discard" else ""
                 raise self.error(NotationSyntaxError, f"expected a card name or '?' after '{word}'{hint}",
                                  at + len(text), rule="syntax", expected=("a card name", "'?'")) from None
-            meant = _verb_meant(text) if played else None
+            meant = verb_meant(text) if played else None
             if meant is not None:
                 fix, use = meant
                 raise self.error(UnknownNameError, f"unknown card {text!r}: to {use} write '{fix}'", at,
                                  rule="unknown-card", suggestion=fix) from None
-            verb = _VERB_OF_WORD.get(word) if played else None
+            verb = VERB_OF_WORD.get(word) if played else None
             if verb:
-                raise self.error(UnknownNameError, f"unknown card {text!r}: to {_USE_OF_VERB[verb]} write '{verb}' "
+                raise self.error(UnknownNameError, f"unknown card {text!r}: to {USE_OF_VERB[verb]} write '{verb}' "
                                  f"and the card ('{verb} ?' for an unseen one)", at, rule="unknown-card") from None
             raise self.error(UnknownNameError, str(exc), at, rule="unknown-card", suggestion=exc.suggestion) from None
-        _card_names()[text] = printed
+        card_names()[text] = printed
         return printed
 
     def seat(self, text: str, at: int) -> int:

@@ -1,0 +1,199 @@
+"""Replaying a record's variations (spec 7wn.md §6.1, §6.2): each from the position before the turn it replaces,
+every seat it leaves out keeping the action of the line it branches from, its findings under its own address.
+
+The main line's replay is made first and never changed here: a variation gets its own run of the same turn loop
+(:class:`~.replay.Run`), started from a snapshot the main run took before the replaced turn, dealt the main
+line's hands in later Ages. Not done here: reading text (the Record holds the variations), verifying results (a
+variation states none).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from ..record import Turn, Variation
+from . import deals as dealing
+from . import events as ev
+from .findings import Finding
+from .replay import Decoded, Positions, Run, city_view, decode
+from .rules import Play, address, deal_events
+from .scoring import ScoreSheet, score
+from .state import Game, State
+
+__all__ = ["VariationReplay", "replay_variations", "position_in", "split_address"]
+
+_NUMERAL = r"(?:III|II|I)"
+#: A position address inside a variation: the variation's path (``I.3(1).I.4(2).``), then a position label.
+_ADDRESS = re.compile(rf"((?:{_NUMERAL}\.[1-7]\([1-9][0-9]*\)\.)+)({_NUMERAL}\.(?:[0-7]|end))", re.IGNORECASE)
+
+
+@dataclass(frozen=True, eq=False)
+class VariationReplay:
+    """One variation replayed: ``address`` (``I.3(1)``) names it, ``replaces`` is the label of the turn it replaces
+    and ``parent`` the address of the line it branches from (``""`` for the main line). ``positions`` maps the
+    position labels its replay reaches (``I.3``, ``I.end``, ``II.0``) to states, snapshots taken when asked for;
+    ``findings`` carry full addresses (``I.3(1).I.4``); ``scores`` is its score sheet if it reaches the end of
+    Age III (never verified: a variation states no results)."""
+
+    address: str
+    replaces: str
+    parent: str
+    events: tuple[ev.Event, ...]
+    findings: tuple[Finding, ...]
+    positions: Positions
+    scores: ScoreSheet | None
+
+    @property
+    def addresses(self) -> tuple[str, ...]:
+        """The full addresses of its positions, in order: ``I.3(1).I.3``, ``I.3(1).I.4``, …"""
+        return tuple(f"{self.address}.{label}" for label in self.positions)
+
+
+def split_address(where: str) -> tuple[str, str] | None:
+    """``(variation address, position label)`` of a position address inside a variation, spelt canonically
+    (``i.3(1).ii.END`` → ``("I.3(1)", "II.end")``); ``None`` for any other text."""
+    m = _ADDRESS.fullmatch(where.strip())
+    if m is None:
+        return None
+    age, _, turn = m.group(2).partition(".")
+    return m.group(1)[:-1].upper(), f"{age.upper()}.{turn.lower()}"
+
+
+def position_in(lines: Mapping[str, VariationReplay], where: str) -> State:
+    """The state at ``where``, a position address inside a variation (spec §6.1). Raises ``KeyError`` with a
+    message naming what exists: the variations, or the variation's positions."""
+    parts = split_address(where)
+    if parts is None:
+        raise KeyError(f"{where!r} is not a position address inside a variation (e.g. I.3(1).I.4: the variation's "
+                       "turn label and number, then a position of it)")
+    path, label = parts
+    line = lines.get(path)
+    if line is None:
+        have = ", ".join(lines) or "none"
+        raise KeyError(f"no variation {path!r} in this game (variations: {have})")
+    try:
+        return line.positions[label]
+    except KeyError:
+        have = ", ".join(line.addresses) or "none: it is not replayed (see its findings)"
+        raise KeyError(f"no position {label!r} in variation {path} (its positions: {have})") from None
+
+
+class _Line:
+    """A line of play's written plays by turn, for the variations that branch from it: ``kept`` gives the action
+    each seat has at a turn, written here or kept from an outer line (spec §6.1)."""
+
+    def __init__(self, plays: Mapping[tuple[int, int], Sequence[Play]], parent: _Line | None, name: str,
+                 prefix: str) -> None:
+        self.plays = plays
+        self.parent = parent
+        self.name = name  # "the main line", "variation I.3(1)"
+        self.prefix = prefix  # "" or "I.3(1)."
+
+    def kept(self, key: tuple[int, int]) -> dict[int, tuple[Play, str]]:
+        """Seat -> (its play at turn ``key``, the name of the line that writes it)."""
+        found = self.parent.kept(key) if self.parent is not None else {}
+        for p in self.plays.get(key, ()):
+            found[p.seat] = (p, self.name)
+        return found
+
+
+def replay_variations(main: Run) -> Mapping[str, VariationReplay]:
+    """Every variation of ``main``'s record replayed, by address in text order (a variation before those nested
+    in it). ``main`` has run, with snapshots before the turns that have variations (``branch_at``)."""
+    dealt: dict[int, dealing.Hands] = {e.age: e.hands for e in main.events if isinstance(e, ev.AgeDealt)}
+    out: dict[str, VariationReplay] = {}
+    _branches(main, main.record.turns, _Line(main.decoded.plays, None, "the main line", ""), dealt, out)
+    return MappingProxyType(out)
+
+
+def _branches(run: Run, turns: Sequence[Turn], line: _Line, dealt: dict[int, dealing.Hands],
+              out: dict[str, VariationReplay]) -> None:
+    seen: set[tuple[int, int]] = set()
+    for turn in turns:
+        key = (turn.age, turn.number)
+        if key in seen:  # a turn written twice: the line plays the first (R-TURN), its variations are the first's
+            continue
+        seen.add(key)
+        for k, variation in enumerate(turn.variations, 1):
+            where = f"{line.prefix}{turn.label}({k})"
+            replayed, inner, inner_line = _replay_one(run, variation, key, where, line, dealt)
+            out[where] = replayed
+            if inner is not None and inner_line is not None:
+                _branches(inner, variation.turns, inner_line, dealt, out)
+
+
+def _replay_one(parent: Run, variation: Variation, key: tuple[int, int], where: str, line: _Line,
+                dealt: dict[int, dealing.Hands]) -> tuple[VariationReplay, Run | None, _Line | None]:
+    """Replay one variation of the turn ``key`` of ``parent``'s line; also its run and line, for the variations
+    nested in it (``None`` when it is not replayed)."""
+    label = address(*key)
+    first = variation.turns[0]
+    start = parent.before.get(key)
+    problem = None
+    if (first.age, first.number) != key:
+        problem = (f"this variation of turn {label} starts with turn {first.label}: a variation's first turn "
+                   "replaces that turn and has its label; the variation is not replayed")
+    elif start is None:
+        problem = (f"{line.name} stops before turn {label}, so this variation of it has no position to start "
+                   "from; it is not replayed")
+    if problem is not None or start is None:
+        refused: tuple[Finding, ...] = (Finding("R-TURN", problem or "", f"{where}.{first.label}", None,
+                                                variation.span),)
+        empty: Mapping[str, int] = MappingProxyType({})
+        return VariationReplay(where, label, line.prefix[:-1], (), refused, Positions(None, (), empty), None), None, None
+    written = decode(variation.turns)
+    own = _Line(written.plays, line, f"variation {where}", where + ".")
+    run = Run(parent.record.model_copy(update={"turns": ()}))
+    decoded, kept = _effective(written, own)
+    run.decoded = decoded
+    run.findings = list(written.findings)
+    run.start = start
+    run.game = Game(start)
+    run.dealt = dealt
+    run.branch_at = frozenset((t.age, t.number) for t in variation.turns if t.variations)
+    age, number = key
+    going = run.age(age, number)
+    while going and age < 3:
+        age += 1
+        run.apply(deal_events(age, run.hands(age)))
+        run.mark()
+        going = run.age(age)
+    sheet = score([city_view(c) for c in run.game.cities]) if run.game.finished else None
+    found = tuple(_placed(f, where, kept) for f in run.findings)
+    events = tuple(run.events)
+    replayed = VariationReplay(where, label, line.prefix[:-1], events, found,
+                               Positions(start, events, MappingProxyType(dict(run.marks))), sheet)
+    return replayed, run, own
+
+
+def _effective(written: Decoded, line: _Line) -> tuple[Decoded, dict[tuple[str, int], str]]:
+    """The plays a variation makes at each of its turns (its own, and for the seats it leaves out those kept from
+    the lines outside it, given the span of its own turn so that findings point into the variation), and where
+    each kept one comes from: ``(turn address, seat) -> line name``."""
+    d = Decoded()
+    kept: dict[tuple[str, int], str] = {}
+    for key in written.order:
+        span = written.spans.get(key)
+        plays = []
+        for seat, (p, origin) in sorted(line.kept(key).items()):
+            if origin != line.name:
+                kept[(address(*key), seat)] = origin
+                p = p._replace(span=span, pick_span=span)
+            plays.append(p)
+        d.plays[key] = plays
+        d.picked[key] = any(p.pick for p in plays)
+        d.spans[key] = span
+        d.order.append(key)
+    return d, kept
+
+
+def _placed(f: Finding, where: str, kept: dict[tuple[str, int], str]) -> Finding:
+    """A finding of a variation's run under the variation's address; one about a kept action says so."""
+    message = f.message
+    origin = kept.get((f.address, f.seat)) if f.seat is not None else None
+    if origin is not None:
+        message += f" (the action {origin} has at {f.address}, kept in this variation)"
+    return replace(f, address=f"{where}.{f.address}", message=message)
