@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any, Literal, Sequence
 
 from .. import deck, record
-from ..catalog import Card, Points, WonderSide, load
+from ..catalog import Card, Effect, Points, WonderSide, load
 from .legal import LegalAction, legal_actions
 from .rules import Play, deal_events, end_age, pick_options, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, score
-from .state import Game, Table, info, initial, stage_info
+from .memo import Memo, memo
+from .state import CardInfo, Game, Table, info, initial, stage_info
 
 BOTS = ("random", "greedy")
 #: Seat names of generated games, seat 1 first.
@@ -45,17 +46,27 @@ def _value(state: Game, a: LegalAction) -> float:
         return 1.0
     if a.use == "stage":
         i = stage_info(city.wonder, city.stages + 1)
-        effects = city.wonder.stages[city.stages].effects
-        gain = 1.5
+        gain = _worth(i, city.wonder.stages[city.stages].effects, 1.5)
     else:
         i = info(a.card)
-        effects = a.card.effects
-        gain = 0.0
-    gain += sum(e.amount for e in effects if isinstance(e, Points))
-    gain += 1.6 * i.shields + (2.5 if i.science else 0) + 1.2 * len(i.sources) + 0.8 * len(i.discounts)
+        gain = _worth(i, a.card.effects, 0.0)
     gain += i.coins / 3 - a.coins / 3
     if a.card.colour == "purple" and a.use == "build":
         gain += 4
+    return gain
+
+
+#: What a card or stage brings whatever it costs (the first terms of :func:`_value`), by its CardInfo's identity.
+_WORTH: Memo[int, tuple[CardInfo, float]] = memo("bot: worth of a card or stage", 1024)
+
+
+def _worth(i: CardInfo, effects: Sequence[Effect], gain: float) -> float:
+    found = _WORTH.get(id(i))
+    if found is not None and found[0] is i:
+        return found[1]
+    gain += sum(e.amount for e in effects if isinstance(e, Points))
+    gain += 1.6 * i.shields + (2.5 if i.science else 0) + 1.2 * len(i.sources) + 0.8 * len(i.discounts)
+    _WORTH.put(id(i), (i, gain))
     return gain
 
 

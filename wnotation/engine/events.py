@@ -193,6 +193,16 @@ def turn_over(age: int, turn: int) -> Event:
     return _SHARED.get(key) or _SHARED.put(key, TurnResolved(age, turn))
 
 
+def conflict(seat: int, opponent: int, token: int) -> Event:
+    key = (ConflictResolved, seat, opponent, token)
+    return _SHARED.get(key) or _SHARED.put(key, ConflictResolved(seat, opponent, token))
+
+
+def age_over(age: int) -> Event:
+    key = (AgeEnded, age)
+    return _SHARED.get(key) or _SHARED.put(key, AgeEnded(age))
+
+
 def passed(direction: int) -> Event:
     key = (HandsPassed, direction)
     return _SHARED.get(key) or _SHARED.put(key, HandsPassed(direction))

@@ -490,7 +490,7 @@ def play_picks(game: Game, picks: Mapping[int, tuple[str | None, ...]], where: s
             events.append(picked)
             coins = card_income(game, seat, card)
             if coins:
-                gained = ev.CoinsGained(seat, coins, "card")
+                gained = ev.gained(seat, coins, "card")
                 game.apply(gained)
                 events.append(gained)
             choice = ()
@@ -562,8 +562,8 @@ def end_age(state: Position) -> tuple[ev.Event, ...]:
     for c in state.cities:
         for other in (state.cities[c.seat % n], state.cities[(c.seat - 2) % n]):
             if c.shields > other.shields:
-                out.append(ev.ConflictResolved(c.seat, other.seat, win))
+                out.append(ev.conflict(c.seat, other.seat, win))
             elif c.shields < other.shields:
-                out.append(ev.ConflictResolved(c.seat, other.seat, DEFEAT))
-    out.append(ev.AgeEnded(state.age))
+                out.append(ev.conflict(c.seat, other.seat, DEFEAT))
+    out.append(ev.age_over(state.age))
     return tuple(out)
