@@ -112,6 +112,34 @@ def _action(a: dict[str, Any], seat: str | None) -> str:
     return text
 
 
+def _turn_line(turn: dict[str, Any], refs: list[str], in_variation: bool) -> str:
+    """10.4; in a variation (10.12) a turn with fewer actions than seats names every action's seat (10.7)."""
+    t = _annotation(turn.get("annotation"))
+    actions = sorted(turn["actions"], key=lambda a: a["seat"])  # 14: actions in seat order
+    named = turn["number"] == 7 or (in_variation and len(actions) < len(refs))
+    line = f"{_NUMERALS[turn['age']]}.{turn['number']} " + " | ".join(
+        _action(a, refs[a["seat"] - 1] if named else None) for a in actions)
+    if t["glyph"] or t["tags"] or t["after"]:
+        line += " // " + " ".join(_notes(t["glyph"], t["tags"], t["after"]))  # 10.4
+    return line
+
+
+def _variation(variation: dict[str, Any], depth: int, refs: list[str], body: list[str]) -> None:
+    """10.12: the first turn after "( " and its comments, indented 2 x (depth - 1); further turns (and their comment
+    lines) indented 2 x depth; each turn's variations after it; " )" ending the variation's last line."""
+    for i, turn in enumerate(variation["turns"]):
+        before = [_comment(c) for c in _annotation(turn.get("annotation"))["before"]]
+        line = _turn_line(turn, refs, True)
+        if i == 0:
+            body.append("  " * (depth - 1) + " ".join(["(", *before, line]))
+        else:
+            body += ["  " * depth + c for c in before]
+            body.append("  " * depth + line)
+        for nested in turn.get("variations", []):
+            _variation(nested, depth + 1, refs, body)
+    body[-1] += " )"
+
+
 def write(game: dict[str, Any]) -> str:
     """The canonical text (section 10) of one game object (section 14)."""
     seats = game["seats"]
@@ -138,15 +166,10 @@ def write(game: dict[str, Any]) -> str:
     if g["glyph"] or g["tags"] or g["before"]:
         body.append(" ".join(["game", *_notes(g["glyph"], g["tags"], g["before"])]))  # 10.3.1
     for turn in game.get("turns", []):
-        t = _annotation(turn.get("annotation"))
-        body += [_comment(c) for c in t["before"]]  # 10.3.2
-        extra = turn["number"] == 7
-        actions = sorted(turn["actions"], key=lambda a: a["seat"])  # 14: actions in seat order
-        line = f"{_NUMERALS[turn['age']]}.{turn['number']} " + " | ".join(
-            _action(a, refs[a["seat"] - 1] if extra else None) for a in actions)
-        if t["glyph"] or t["tags"] or t["after"]:
-            line += " // " + " ".join(_notes(t["glyph"], t["tags"], t["after"]))  # 10.4
-        body.append(line)
+        body += [_comment(c) for c in _annotation(turn.get("annotation"))["before"]]  # 10.3.2
+        body.append(_turn_line(turn, refs, False))
+        for variation in turn.get("variations", []):  # 10.3.2, 10.12
+            _variation(variation, 1, refs, body)
     for result in game.get("results", []):  # 10.8
         pairs = [f"{c} {result[c]}" for c in _CATEGORIES if result.get(c) is not None]
         body.append(" ".join([f"result {refs[result['seat'] - 1]}:", *pairs]))
