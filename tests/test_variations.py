@@ -436,3 +436,21 @@ def test_a_variation_cases_findings_are_exactly_the_announced_ones(path):
     missing = [e for e in expected if not any(e[0] == a[0] and e[2] == a[2] and e[1] in (None, a[1]) for a in actual)]
     assert (unexpected, missing) == ([], []), [str(f) for f in rp.variation_findings]
     assert not [f for f in rp.findings if f.severity == "error"]
+
+
+def test_the_bundled_game_with_variations_keeps_its_main_line_clean():
+    """replays/variations-3p-…: a single-seat variation that goes on a turn, a whole-turn one, a nested one, and one
+    whose changed pick makes the next seat's kept action illegal (R-DECK and R-LAST inside it, announced)."""
+    path = Path(__file__).resolve().parents[1] / "replays" / "variations-3p-rhodos-babylon-olympia.7wn"
+    record = parse(path.read_text(encoding="utf-8"), source=path.name)
+    rp = replay(record)
+    assert not [f for f in rp.findings if f.severity == "error"] and rp.complete
+    lines = rp.variations
+    assert list(lines) == ["I.1(1)", "I.5(1)", "I.5(1).I.6(1)", "II.1(1)"]
+    whole = next(t for t in record.turns if t.label == "II.1").variations[0].turns[0]
+    assert len(whole.actions) == record.players
+    assert {(f.rule, f.address, f.seat) for f in rp.variation_findings} == {
+        ("R-DECK", "I.5(1).I.6", 3), ("R-LAST", "I.5(1).I.6", 3)}
+    actual = {(f.span.line, f.seat, f.rule) for f in rp.variation_findings}
+    assert {(line, rule) for line, _, rule in _announced(record)} == {(line, rule) for line, _, rule in actual}
+    assert "Loom" in {c.name for c in rp.position("I.5(1).I.6(1).I.6").cities[2].buildings}
