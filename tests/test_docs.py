@@ -200,7 +200,10 @@ def run_page(page: Path, cwd: Path, monkeypatch) -> tuple[list[str], str]:
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(DOCS)) for p in PAGES])
 def test_every_example_of_the_page_runs(page, tmp_path, monkeypatch):
     failures, _ = run_page(page, scratch(tmp_path), monkeypatch)
-    assert not failures, "\n\n".join(failures)
+    hint = (f"\n\nIf the new output is right (a message or a generated game changed on purpose), "
+            f"'python3 tests/test_docs.py --update {page.relative_to(ROOT)}' rewrites the page's outputs: "
+            "review its diff and commit it with the change.")
+    assert not failures, "\n\n".join(failures) + hint
 
 
 def test_the_pages_have_examples_and_the_tutorial_records_checks_and_shares():
