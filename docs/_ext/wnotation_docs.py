@@ -33,23 +33,29 @@ def slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def expected(text: str) -> list[str]:
-    """The rule IDs a case's record announces, in order of appearance, each once."""
+def expected(text: str, kind: str = "") -> list[str]:
+    """The rule IDs a case's record announces with ``[%expect…]`` (``kind`` ``-warning``: warnings,
+    ``-variation``: findings inside a variation), in order of appearance, each once."""
     found: list[str] = []
-    for group in re.findall(r"\[%expect(?:-warning)? ([^\]]*)\]", text):
+    for group in re.findall(rf"\[%expect{re.escape(kind)} ([^\]]*)\]", text):
         found += [rule for rule in group.split() if rule not in found]
     return found
 
 
+def _refs(rules: list[str]) -> str:
+    return ", ".join(f"{{ref}}`{rule} <rule-{rule.lower()}>`" for rule in rules)
+
+
 def verdict(case: Case, text: str) -> str:
-    """What the case must give, in a few words: legal, the findings it announces, or the reader's refusal."""
+    """What the case must give, in a few words: legal, the findings it announces (errors, warnings, findings
+    inside a variation), or the reader's refusal."""
     notation = re.search(r'^\[Notation "([^"]*)"\]', text, re.M)
     if notation:
         return f"refused by the reader: `{notation.group(1)}`"
-    announced = expected(text)
-    if announced:
-        return "illegal: " + ", ".join(f"{{ref}}`{rule} <rule-{rule.lower()}>`" for rule in announced)
-    return "legal"
+    parts = [f"{label}: {_refs(rules)}" for label, rules in (
+        ("illegal", expected(text)), ("a warning", expected(text, "-warning")),
+        ("illegal in a variation", expected(text, "-variation"))) if rules]
+    return "; ".join(parts) or "legal"
 
 
 def _case_text(case: Case) -> str:
