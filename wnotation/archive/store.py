@@ -22,6 +22,10 @@ __all__ = ["ArchiveError", "create_tables", "duckdb", "insert_rows", "part_name"
            "write_part"]
 
 EXTRA_HINT = "install wnotation[analytics] (pip install 'wnotation[analytics]')"
+#: The parts' Parquet compression. Snappy (DuckDB's default) rather than zstd: an archive is many small parts, and
+#: stats on a million plays in 111 parts a table read them in 0.8 CPU s against 1.1-1.4 s with zstd (the parts are
+#: about 35% larger: 12 MB against 8.7 MB); writing costs the same.
+COMPRESSION = "snappy"
 
 
 class ArchiveError(Exception):
@@ -141,11 +145,11 @@ def write_part(out: str | os.PathLike[str], input_number: int, piece: int, table
             if rows:
                 rel, path = _relation(con, table, rows, root)
                 try:
-                    rel.write_parquet(str(temp), compression="zstd")
+                    rel.write_parquet(str(temp), compression=COMPRESSION)
                 finally:
                     os.unlink(path)
             else:
-                con.sql(_EMPTY[table]).write_parquet(str(temp), compression="zstd")
+                con.sql(_EMPTY[table]).write_parquet(str(temp), compression=COMPRESSION)
             os.replace(temp, final)
     finally:
         if own:
