@@ -57,20 +57,28 @@ def _is_mutable(value: object) -> bool:
     params = getattr(kind, "__dataclass_params__", None)
     if params is not None:
         return not params.frozen
-    return not _final_fields_only(kind)
+    return not _final_fields_only(value)
 
 
-def _final_fields_only(kind: type) -> bool:
-    """A value class without dataclass machinery (trade.Purchase, legal.LegalAction ...): slotted, and its fields
-    read-only. Compiled, assigning a field is refused at run time; as Python source, every field is bound once, in
-    ``__init__``, annotated ``Final`` (so mypy --strict refuses any other assignment), and no method assigns one."""
-    slots = getattr(kind, "__slots__", None)
-    if not slots or hasattr(kind, "__dict__") and "__dict__" in slots:
-        return False
-    try:
-        source = inspect.getsource(kind)
-    except (OSError, TypeError):  # compiled: the class is native, its Final fields are read-only at run time
+def _final_fields_only(value: object) -> bool:
+    """A value class without dataclass machinery (trade.Purchase, legal.LegalAction ...) whose fields are
+    read-only. Compiled (a native class, no source), assigning each of its fields must be refused at run time;
+    as Python source, it is slotted, every field is bound once, in ``__init__``, annotated ``Final`` (so mypy
+    --strict refuses any other assignment), and no method assigns one."""
+    kind = type(value)
+    native = getattr(kind, "__mypyc_attrs__", None)
+    if native is not None:
+        for name in native:
+            try:
+                setattr(value, name, getattr(value, name))
+            except AttributeError:
+                continue
+            return False
         return True
+    slots = getattr(kind, "__slots__", None)
+    if not slots or "__dict__" in slots:
+        return False
+    source = inspect.getsource(kind)
     cls = ast.parse(textwrap.dedent(source)).body[0]
     assert isinstance(cls, ast.ClassDef)
     final: set[str] = set()
@@ -126,9 +134,10 @@ def _trees():
 
 
 def test_no_mutable_module_level_state_outside_the_registry():
+    state = list(_module_state())  # imports every engine module: their memos register themselves
     registered = {id(m) for m in memo.REGISTRY}
     stray = []
-    for module, attr, value in _module_state():
+    for module, attr, value in state:
         if not _is_mutable(value) or (module, attr) in TABLES | REGISTRY:
             continue
         if isinstance(value, memo.Memo) and id(value) in registered:
