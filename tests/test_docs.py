@@ -299,6 +299,8 @@ def broken_links(site: Path) -> list[str]:
             if parts.scheme or parts.netloc:
                 if match["tag"] != "a":
                     problems.append(f"{page.relative_to(site)}: <{match['tag']}> fetches {url}")
+                elif parts.scheme not in ("http", "https", "mailto"):
+                    problems.append(f"{page.relative_to(site)}: {url}: a {parts.scheme}: link leads nowhere online")
                 continue
             target = page if not parts.path else (page.parent / unquote(parts.path)).resolve()
             if target.is_dir():
@@ -353,9 +355,11 @@ def assert_the_cheat_sheet_prints_on_one_sheet(page: Path, pdf: Path) -> None:
 def test_the_link_checker_finds_a_missing_page_an_anchor_and_a_remote_script(tmp_path):
     (tmp_path / "a.html").write_text('<p id="x"><a href="b.html">b</a> <a href="a.html#y">y</a> <a href="#x">x</a>'
                                      '<script src="https://cdn.example/x.js"></script>'
-                                     '<a href="https://example.org/">fine</a></p>', encoding="utf-8")
+                                     '<a href="https://example.org/">fine</a><a href="file:line:column">f</a></p>',
+                                     encoding="utf-8")
     assert broken_links(tmp_path) == ["a.html: b.html: no such file", "a.html: a.html#y: no such anchor",
-                                      "a.html: <script> fetches https://cdn.example/x.js"]
+                                      "a.html: <script> fetches https://cdn.example/x.js",
+                                      "a.html: file:line:column: a file: link leads nowhere online"]
 
 
 def _update(paths: list[str]) -> int:

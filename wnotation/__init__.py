@@ -61,7 +61,7 @@ def __dir__() -> list[str]:
 
 
 def parse(text: str, *, source: str = "<string>") -> Record:
-    """The one game in ``text`` as a Record. Raises ``NotationError`` (file:line:column, a caret, the rule)
+    """The one game in ``text`` as a Record. Raises ``NotationError`` (``file:line:column``, a caret, the rule)
     if it is not exactly one valid 7WN game. See :func:`wnotation.notation.parse`."""
     from .notation import parse as _parse
 
