@@ -277,8 +277,8 @@ SPHINX_ARGS = ("-W", "--keep-going", "-b", "html")
 
 def build(out: Path) -> subprocess.CompletedProcess[str]:
     """The site as the README's command builds it, into ``out``."""
-    return subprocess.run([sys.executable, "-m", "sphinx", *SPHINX_ARGS, "-q", str(DOCS), str(out)],
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", "sphinx", *SPHINX_ARGS, "-q", "-d", str(out.parent / "doctrees"),
+                           str(DOCS), str(out)], capture_output=True, text=True, timeout=600)
 
 
 REFERENCE = re.compile(r"""<(?P<tag>a|link|script|img|iframe|source)\b[^>]*?\s(?:href|src)="(?P<url>[^"]*)"[^>]*>""")
@@ -319,6 +319,7 @@ def test_the_site_builds_without_a_warning_into_a_self_contained_directory(tmp_p
     done = build(site)
     assert done.returncode == 0, f"sphinx-build -W failed:\n{done.stderr}"
     assert "WARNING" not in done.stderr, done.stderr
+    assert not (site / ".doctrees").exists(), "the build's pickles belong beside the site, not in it"
     problems = broken_links(site)
     assert not problems, "\n".join(problems)
     pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")}

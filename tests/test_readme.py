@@ -73,7 +73,7 @@ def test_the_docs_build_command_makes_warnings_errors_as_ci_does():
     build = [c for block in _blocks("sh") for c in block.splitlines() if "-m sphinx" in c]
     assert len(build) == 1
     assert build[0] == "python3 -m pip install -e '.[docs]' && python3 -m sphinx " + " ".join(SPHINX_ARGS) + \
-        " docs docs/_build/html"
+        " -d docs/_build/doctrees docs docs/_build/html"
 
 
 def test_the_front_page_links_every_page_of_the_site():
