@@ -2,8 +2,9 @@
 
 Build it as CI does, warnings as errors (``pip install -e '.[docs]'`` first):
 ``python3 -m sphinx -W --keep-going -b html -d docs/_build/doctrees docs docs/_build/html``. The result is a
-plain directory of HTML, CSS and JavaScript that makes no network request: a club can publish it as it is. The spec and the casebook README are included, not copied
-(docs/spec/); the rules page and the casebook are generated from the rule registry and spec/cases/ (_ext/).
+plain directory of HTML, CSS and JavaScript that makes no network request: a club can publish it as it is. The
+specs and the casebook README are included, not copied (docs/spec/, written at build time); the rules page and
+the casebook are generated from the rule registry and spec/cases/ (_ext/wnotation_docs.py).
 """
 
 from __future__ import annotations
