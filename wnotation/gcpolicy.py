@@ -9,9 +9,11 @@ benchmarks) opt in with :func:`batch_collection` around their loop, after their 
         for game in games:
             ...
 
-On entry it collects once and freezes what start-up made (imports, parsers, the catalogue: nothing of it is
-garbage, so no later pass should walk it), and raises the generation-0 threshold for the loop; on exit it restores
-the collector as it found it (enabled or not, the thresholds, nothing frozen if nothing was), also on exceptions.
+On entry it freezes what start-up made (imports, parsers, the catalogue: nothing of it is garbage, so no later
+pass should walk it) and raises the generation-0 threshold for the loop; on exit it restores the collector as it
+found it (enabled or not, the thresholds, nothing frozen if nothing was), also on exceptions. It does not collect
+before freezing: a full pass over start-up's objects costs 25-30 ms after the CLI's imports and frees nothing
+(measured: 0 unreachable), and a cycle that start-up did leave is collectable again once the block unfreezes it.
 Nested uses are no-ops inside the outermost one. The nesting count is per process, not per thread: two threads
 entering at once share one policy, which ends when the last of them leaves.
 """
@@ -45,7 +47,6 @@ def batch_collection(gen0: int = GEN0_THRESHOLD) -> Iterator[None]:
     froze = gc.get_freeze_count() == 0
     _depth = 1
     try:
-        gc.collect()
         if froze:
             gc.freeze()
         gc.set_threshold(max(gen0, thresholds[0]), *thresholds[1:])
