@@ -414,7 +414,8 @@ def main(argv: list[str] | None = None) -> None:
                     "directory with the wheel installed (compiles the engine with mypyc when a C compiler is present; "
                     "reused with --workdir)")
     ap.add_argument("--bot-games", type=int, default=None, help="7-player greedy games the bot plays for its figure "
-                    "(default 200; 30 with --quick), and half of that for `wnotation generate`")
+                    "(default 200; 30 with --quick), and twice that for `wnotation generate` (enough games for its "
+                    "steady rate, the CPU they add to a one-game run, to stand above run-to-run noise)")
     args = ap.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else argv
     args.games = args.games or (120 if args.quick else 2000)
@@ -470,7 +471,7 @@ def main(argv: list[str] | None = None) -> None:
             compiled = build_compiled(root, log)
             if compiled is None:
                 log("  the wheel was built pure (no C compiler?): measuring the pure build only")
-        res["builds"] = build_figures(c, root, args.runs, compiled, args.bot_games, max(20, args.bot_games // 2),
+        res["builds"] = build_figures(c, root, args.runs, compiled, args.bot_games, max(30, 2 * args.bot_games),
                                       phase=phase, log=log)
         m2 = os.getloadavg()
         res["load_end"] = " / ".join(f"{x:.2f}" for x in m2)
