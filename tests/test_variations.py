@@ -454,3 +454,49 @@ def test_the_bundled_game_with_variations_keeps_its_main_line_clean():
     actual = {(f.span.line, f.seat, f.rule) for f in rp.variation_findings}
     assert {(line, rule) for line, _, rule in _announced(record)} == {(line, rule) for line, _, rule in actual}
     assert "Loom" in {c.name for c in rp.position("I.5(1).I.6(1).I.6").cities[2].buildings}
+
+
+def test_the_score_sheet_at_the_end_of_a_variation_is_the_variations():
+    record = _bot(3, 5)
+    index = next(i for i, t in enumerate(record.turns) if (t.age, t.number) == (3, 6))
+    last = record.turns[index]
+    seat = last.actions[0].seat
+    changed = Action(seat=seat, use="sell", card=last.actions[0].card, discard=last.actions[0].discard)
+    turns = [Turn(age=3, number=6, actions=(changed,))] + list(record.turns[index + 1:])  # and III.7 if any
+    rp = replay(_with(record, index, Variation(turns=tuple(turns))))
+    line = rp.variations["III.6(1)"]
+    assert line.scores is not None and not line.scores.provisional
+    assert rp.score_at("III.6(1).III.end") == line.scores != rp.scores
+    assert rp.score_at("III.end") == rp.scores
+
+
+def test_a_seats_view_in_the_viewer_hides_the_cards_others_sold_inside_variations_too():
+    from wnotation.viewer.data import redact
+
+    record = parse(PASSED.replace("( I.1 Cyd: East Trading Post", "( I.1 Cyd: sell East Trading Post"))
+    seen = redact(record, 1)
+    (v,) = seen.turns[0].variations
+    assert v.turns[0].actions[0].card == "?" and v.turns[1].actions[0].card == "Altar"  # a sale hidden, a build seen
+    assert "sell East Trading Post" not in write(seen)
+
+
+def test_the_viewers_data_carries_each_variation_with_its_positions_and_findings():
+    from wnotation.viewer.data import game_data
+
+    record = parse(PASSED, source="passed.7wn")
+    rp = replay(record)
+    data = game_data(record, rp, source=PASSED)
+    assert [p["address"] for p in data["positions"]] == list(rp.addresses)  # the main line as before
+    (v,) = data["variations"]
+    assert (v["address"], v["replaces"], v["parent"]) == ("I.1(1)", "I.1", "")
+    assert [p["address"] for p in v["positions"]] == ["I.1(1).I.1", "I.1(1).I.2"]
+    [f] = v["findings"]
+    assert (f["rule"], f["address"], f["seat"], f["line"]) == ("R-DECK", "I.1(1).I.2", 1, 13)
+    assert v["positions"][1]["findings"] == [0] and v["positions"][0]["findings"] == []
+    assert [a["seat"] for a in v["positions"][0]["played"]["actions"]] == [3]
+    assert "East Trading Post" in v["positions"][0]["cities"][2]["buildings"]["yellow"]
+    seen = game_data(record, rp, view_seat=1)["variations"][0]  # Ada's view: Cyd's hand unknown, so no finding
+    assert seen["findings"] == [] and seen["positions"][1]["address"] == "I.1(1).I.2"
+    assert seen["positions"][1]["cities"][2].get("hand") != v["positions"][1]["cities"][2].get("hand")
+    plain = parse(HEADER2 + "\nI.1 Lumber Yard | Stone Pit | Clay Pool\n")
+    assert game_data(plain, replay(plain))["variations"] == []

@@ -120,10 +120,11 @@ class Replay:
     def score_at(self, where: str) -> ScoreSheet:
         """The score sheet as if the game ended at address ``where``: military tokens won so far, coins held,
         stages built, and Buildings, guilds and science counted on what the cities hold there. It is
-        ``provisional`` unless ``where`` is the end of the game, where it equals :attr:`scores`. Raises
-        ``KeyError`` as :meth:`position` does. Cost: one score sheet, O(cards in the cities)."""
+        ``provisional`` unless ``where`` is the end of the game, where it equals :attr:`scores` (inside a
+        variation, the variation's sheet). Raises ``KeyError`` as :meth:`position` does. Cost: one score sheet,
+        O(cards in the cities)."""
         state = self.position(where)
-        if state.finished and self.scores is not None:
+        if state.finished and self.scores is not None and "(" not in where:
             return self.scores
         return score([city_view(c) for c in state.cities], provisional=not state.finished)
 

@@ -35,24 +35,30 @@ def redact(record: Record, seat: int) -> Record:
     staged or discarded become ``?``, the other hands of a written deal too, and the seed and the guild list go
     (either tells the hidden deals). Builds, picks, coins, annotations and results stay: the table sees builds,
     and annotations are the annotator's. A fresh Record."""
-    turns = []
-    for turn in record.turns:
-        actions = []
-        for a in turn.actions:
-            if a.seat != seat:
-                hidden: dict[str, Any] = {}
-                if a.use != "build":
-                    hidden["card"] = UNKNOWN
-                if a.discard is not None:
-                    hidden["discard"] = UNKNOWN
-                a = a.model_copy(update=hidden) if hidden else a
-            actions.append(a)
-        turns.append(turn.model_copy(update={"actions": tuple(actions)}))
+    turns = [_redacted(turn, seat) for turn in record.turns]
     deals = tuple(
         Deal(age=d.age, hands=tuple(h if k == seat - 1 else (UNKNOWN,) * len(h) for k, h in enumerate(d.hands)))
         for d in record.deals
     )
     return record.model_copy(update={"turns": tuple(turns), "deals": deals, "seed": None, "guilds": None})
+
+
+def _redacted(turn: Turn, seat: int) -> Turn:
+    """``turn`` as ``seat`` saw it (see :func:`redact`), its variations (7WN 2) too: a variation can restate what
+    another seat sold, staged or discarded."""
+    actions = []
+    for a in turn.actions:
+        if a.seat != seat:
+            hidden: dict[str, Any] = {}
+            if a.use != "build":
+                hidden["card"] = UNKNOWN
+            if a.discard is not None:
+                hidden["discard"] = UNKNOWN
+            a = a.model_copy(update=hidden) if hidden else a
+        actions.append(a)
+    variations = tuple(v.model_copy(update={"turns": tuple(_redacted(t, seat) for t in v.turns)})
+                       for v in turn.variations)
+    return turn.model_copy(update={"actions": tuple(actions), "variations": variations})
 
 
 # --- pieces -----------------------------------------------------------------------------------------------------
@@ -213,9 +219,11 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         if not 1 <= view_seat <= record.players:
             raise ValueError(f"seat {view_seat} is not at the table (seats 1 to {record.players})")
         shown = redact(record, view_seat)
+    lines_of = replay  # the replay whose spans are lines of the embedded source
     if source is None or view_seat is not None:
         source, line0 = write(shown), 0
         findings = _findings_in(source, shown)
+        lines_of = _replay_of(source) or replay
     findings = [f for f in findings if not is_check_only(f)]
     names = [s.name for s in record.seats]
     turns = {t.label: t for t in shown.turns}
@@ -280,7 +288,68 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         "findings": finding_rows,
         "positions": positions,
         "final": final,
+        "variations": _variations_data(shown, replay, lines_of, view_seat, line0),
     }
+
+
+def _variations_data(shown: Record, replay: Replay, lines_of: Replay, view_seat: int | None,
+                     line0: int) -> list[dict[str, Any]]:
+    """Each variation (spec 7wn.md §6.1, 7WN 2) in text order, for a page to show beside the main line: its address,
+    the turn it replaces, the line it branches from, its findings (lines of the embedded source, from
+    ``lines_of``) and one snapshot per position it reaches, shaped as the main line's (``address`` the full one,
+    ``I.5(1).I.6``; ``findings`` indices into the variation's own list). Empty for a game without variations."""
+    turns: dict[str, Turn] = {}
+
+    def walk(line_turns: Sequence[Turn], prefix: str) -> None:
+        for t in line_turns:
+            for k, v in enumerate(t.variations, 1):
+                where = f"{prefix}{t.label}({k})"
+                for vt in v.turns:
+                    turns[f"{where}.{vt.label}"] = vt
+                walk(v.turns, where + ".")
+
+    walk(shown.turns, "")
+    out = []
+    for where, line in replay.variations.items():
+        placed = lines_of.variations.get(where, line)
+        rows = [{"rule": f.rule, "message": f.message, "address": f.address, "seat": f.seat, "severity": f.severity,
+                 "line": f.span.line - line0 if f.span is not None and f.span.line > line0 else None}
+                for f in placed.findings if not is_check_only(f)]
+        positions = []
+        mark = 0
+        for label, state in line.positions.items():
+            full = f"{where}.{label}"
+            shown_state = view(state, view_seat) if view_seat is not None else state
+            events: Sequence[Any] = line.events[mark:line.positions.marks[label]]
+            mark = line.positions.marks[label]
+            if view_seat is not None:
+                events = _seen_events(events, view_seat)
+            sheet = replay.score_at(full)
+            turn = turns.get(full)
+            positions.append({
+                "address": full, "title": describe_address(label), "age": state.age, "turn": state.turn,
+                "ended": state.ended, "cities": [_city(shown_state, s) for s in range(1, shown.players + 1)],
+                "discard": [_name(c) for c in shown_state.discard],
+                "played": _turn_data(turn) if turn is not None else None,
+                "log": [{"seat": getattr(e, "seat", None), "kind": type(e).__name__, "parts": parts}
+                        for e in events if (parts := event_parts(e, shown.players)) is not None],
+                "score": _sheet_rows(sheet), "provisional": sheet.provisional,
+                "findings": [k for k, r in enumerate(rows) if r["address"] == full],
+            })
+        out.append({"address": where, "replaces": line.replaces, "parent": line.parent, "findings": rows,
+                    "positions": positions})
+    return out
+
+
+def _replay_of(source: str) -> Replay | None:
+    """The replay of the canonical ``source`` read back (its spans are lines of it), or ``None`` if it does not
+    read."""
+    from ..engine import replay as run
+
+    try:
+        return run(parse(source))
+    except NotationError:
+        return None
 
 
 def _findings_in(source: str, shown: Record) -> Sequence[Any]:
