@@ -130,7 +130,7 @@ def _dask(corpus: Path, root: Path, repeat: int = 2) -> None:
         clusters = {}
         for workers in (1, 2):
             cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                       dashboard_address=None, silence_logs=50))
+                                                       dashboard_address=":0", silence_logs=50))
             clusters[workers] = (cluster, stack.enter_context(Client(cluster)))
         shares = []
         for _ in range(repeat):
