@@ -1,30 +1,26 @@
 """The 7WN position string (spec/position.md): one line that states a position completely, read into plain data
 (:class:`Setup`) with every check of the spec, and written back in canonical form.
 
-This module knows the text and the catalogue (names, Ages, deck copies), not the rules engine: the reader checks a
-``[Position]`` tag with it without importing the engine, and :mod:`wnotation.engine.position` turns a
-:class:`Setup` into an engine position and back. Errors are :class:`PositionError`, with the check that failed
-(spec/position.md §6), the 0-based index in the string, the rule ID and what was expected.
+This module knows the text and the catalogue names; the checks that read the rules, and the values, are
+:mod:`wnotation.position_checks`' (re-exported here). Neither imports the engine: the reader checks a
+``[Position]`` tag with them, and :mod:`wnotation.engine.position` turns a :class:`Setup` into an engine position
+and back. Errors are :class:`PositionError`, with the check that failed (spec/position.md §6), the 0-based index in
+the string, the rule ID and what was expected.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Sequence
 
-from .catalog import AGE_NUMERALS, BuildFromDiscard, Card, CatalogError, PlayLastCard, WonderSide, load
-from .deck import SHUFFLE_ALGORITHM, copies, guild_count
-from .vocabulary import END, EXTRA_TURN, Address, age_of_numeral, seat_key
+from .catalog import AGE_NUMERALS, Card, CatalogError, load
+from .deck import SHUFFLE_ALGORITHM
+from .position_checks import CHECKS, PileWritten, PositionError, SeatSetup, SeatWritten, Setup, checked, start_problem
+from .vocabulary import Address, age_of_numeral
 
 __all__ = ["CHECKS", "PositionError", "SeatSetup", "Setup", "escape_name", "read", "seat_places", "start_problem",
            "write"]
 
-#: The checks of spec/position.md §6, in the order a reader makes them.
-CHECKS = ("syntax", "unknown-name", "seats", "city", "tokens", "hand", "picks", "deck", "seed")
-HAND_SIZE = 7
-_VICTORY = {1: 1, 2: 3, 3: 5}
 _SEAT_FIELDS = ("coins", "tokens", "stages", "built", "hand", "picks")
 _TABLE_FIELDS = ("pile", "guilds", "seed")
 _BLANKS = " \t"
@@ -37,69 +33,6 @@ _STAGE_RE = re.compile(r"(" + _NUMERAL + r")[ \t]+")
 _NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9'\-]*(?:[ \t]+[A-Za-z0-9'\-]+)*")
 _COUNT_RE = re.compile(r"[0-9]{1,18}")
 _TOKEN_RE = re.compile(r"-?[0-9]{1,2}")
-
-
-class PositionError(ValueError):
-    """A position string that is not valid: ``check`` (one of :data:`CHECKS`), ``index`` (0-based character of
-    the string the error points at; ``column`` is 1-based), ``rule`` (the rule ID of a rules check, else
-    ``None``), ``expected`` (what would have been accepted, in words) and ``suggestion`` (a "did you mean")."""
-
-    def __init__(self, check: str, message: str, index: int, *, rule: str | None = None,
-                 expected: tuple[str, ...] = (), suggestion: str | None = None) -> None:
-        super().__init__(message)
-        self.check = check
-        self.message = message
-        self.index = index
-        self.rule = rule
-        self.expected = expected
-        self.suggestion = suggestion
-
-    @property
-    def column(self) -> int:
-        return self.index + 1
-
-    def __str__(self) -> str:
-        rule = f" ({self.rule})" if self.rule else ""
-        return f"column {self.column}: {self.check}: {self.message}{rule}"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSetup:
-    """One seat of a :class:`Setup`: name as written (the seat key matches it), Wonder side, coins, military
-    tokens in the order taken, stages as ``(Age built, card under it or None)``, Buildings in build order, the hand
-    (``None`` for ``?``) and the builds from the discard pile owed."""
-
-    name: str
-    wonder: WonderSide
-    coins: int
-    tokens: tuple[int, ...] = ()
-    stages: tuple[tuple[int, Card | None], ...] = ()
-    buildings: tuple[Card, ...] = ()
-    hand: tuple[Card | None, ...] = ()
-    picks: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """A position as its string states it: the address (``age``; ``turn`` 0..7; ``ended`` after the Age's
-    military, with ``turn`` 6), the seats, the pile as ``(card or None, seat or 0 when not stated)``, the guilds
-    and the seed when known. Plain data over catalogue objects; :func:`write` gives its canonical string."""
-
-    age: int
-    turn: int
-    ended: bool
-    seats: tuple[SeatSetup, ...]
-    pile: tuple[tuple[Card | None, int], ...] = ()
-    guilds: tuple[Card, ...] | None = None
-    seed: int | None = None
-
-    @property
-    def address(self) -> str:
-        return f"{AGE_NUMERALS[self.age]}.{'end' if self.ended else self.turn}"
-
-    @property
-    def players(self) -> int:
-        return len(self.seats)
 
 
 # --- writing ----------------------------------------------------------------------------------------------------
@@ -452,17 +385,6 @@ def _card(text: _CardText, age: int) -> Card | None:
     return catalog.card(printed, _default_age(printed, age))
 
 
-@dataclass
-class _Seat:
-    """One seat with its cards looked up, and where each was written."""
-
-    text: _SeatText
-    wonder: WonderSide
-    stages: list[tuple[int, Card | None, int]]
-    built: list[tuple[Card | None, int]]
-    hand: list[tuple[Card | None, int]]
-
-
 def read(text: str) -> Setup:
     """The position ``text`` states (spec/position.md), after every check of its §6 in order. Raises
     :class:`PositionError` at the first failure. Cost: linear in the text."""
@@ -475,175 +397,19 @@ def read(text: str) -> Setup:
             wonder = catalog.wonder(s.wonder, s.side)
         except CatalogError as exc:
             raise PositionError("unknown-name", str(exc), s.wonder_at, suggestion=exc.suggestion) from None
-        stages = [(a, _card(c, age), w) for a, c, w in s.stages]
-        seats.append(_Seat(s, wonder, stages, [(_card(c, age), c[2]) for c in s.built],
-                           [(_card(c, age), c[2]) for c in s.hand]))
-    # (card, seat or None, where the card is, where the seat is)
-    pile = [(_card(c, age), owner, c[2], owner_at) for c, owner, owner_at in p.pile]
+        seats.append(SeatWritten(s.name, s.name_at, wonder, s.wonder_at, s.fields, s.coins, s.tokens,
+                                 [(a, _card(c, age), w) for a, c, w in s.stages],
+                                 [(_card(c, age), c[2]) for c in s.built], [(_card(c, age), c[2]) for c in s.hand],
+                                 s.picks, s.picks_at))
+    pile: list[PileWritten] = [(_card(c, age), owner, c[2], owner_at) for c, owner, owner_at in p.pile]
     guilds = None if p.guilds is None else [(_card(c, 3), c[2]) for c in p.guilds]
-    setup = _checked(p, seats, pile, guilds)
+    setup = checked(p.address, seats, pile, guilds, p.table_at.get("guilds", 0))
     if p.seed is not None:
         digits, at = p.seed
         if len(digits) > 20 or int(digits) >= 1 << 64:
             raise PositionError("seed", "the seed must be below 2**64", at)
         setup = replace(setup, seed=int(digits))
     return setup
-
-
-# --- reading: checks --------------------------------------------------------------------------------------------
-
-
-def _checked(p: _Text, seats: list[_Seat], pile: list[tuple[Card | None, int | None, int, int]],
-             guilds: list[tuple[Card | None, int]] | None) -> Setup:
-    n = len(seats)
-    age = p.address.age
-    ended = p.address.turn == END
-    turn = 6 if ended else p.address.turn
-    if not 3 <= n <= 7:
-        raise PositionError("seats", f"{n} seats: the base game is for 3 to 7 players", seats[-1].text.name_at,
-                            rule="R-SEAT")
-    keys: dict[str, int] = {}
-    wonders: dict[str, int] = {}
-    for k, s in enumerate(seats, 1):
-        key = seat_key(s.text.name)
-        if not key:
-            raise PositionError("seats", "a seat needs a non-empty name", s.text.name_at, rule="R-SEAT")
-        if key in keys:
-            raise PositionError("seats", f"seat name {s.text.name!r} is already seat {keys[key]}'s", s.text.name_at,
-                                rule="R-SEAT")
-        keys[key] = k
-        if s.wonder.name in wonders:
-            raise PositionError("seats", f"{s.wonder.name} is already seat {wonders[s.wonder.name]}'s Wonder",
-                                s.text.wonder_at, rule="R-BOARD")
-        wonders[s.wonder.name] = k
-    listed = None if guilds is None else tuple(g for g, _ in guilds if g is not None)
-    out = [_checked_seat(p, s, age, turn, ended, listed) for s in seats]
-    for card, owner, w, owner_at in pile:
-        if card is not None and card.age > age:
-            raise PositionError("deck", f"{card.name} is an Age {AGE_NUMERALS[card.age]} card, in the pile in Age "
-                                f"{AGE_NUMERALS[age]}", w, rule="R-DECK")
-        if owner is not None and not 1 <= owner <= n:
-            raise PositionError("deck", f"seat {owner}: seats are numbered 1 to {n}", owner_at, rule="R-SEAT")
-    if guilds is not None:
-        for card, w in guilds:
-            if card is None or not card.is_guild:
-                raise PositionError("deck", f"{card.name if card else '?'} is not a guild", w, rule="R-DECK")
-        if len(set(guilds)) != len(guilds) or len(guilds) != guild_count(n):
-            raise PositionError("deck", f"{len(guilds)} guilds listed: a {n}-player game uses {guild_count(n)} "
-                                "distinct guilds (N+2)", p.table_at["guilds"], rule="R-DECK")
-    _check_copies(seats, pile, age, n, listed)
-    return Setup(age, turn, ended, tuple(out), tuple((c, o or 0) for c, o, _, _ in pile), listed)
-
-
-def _checked_seat(p: _Text, s: _Seat, age: int, turn: int, ended: bool, guilds: tuple[Card, ...] | None
-                  ) -> SeatSetup:
-    """Checks 4-7 (city, tokens, hand, picks) of one seat, and its :class:`SeatSetup`."""
-    whose = f"{s.text.name}'s"
-    numeral = AGE_NUMERALS[age]
-    wonder = s.wonder
-    played = EXTRA_TURN if ended else turn  # the most turns of this Age a seat can have played
-    resolved = age - 1 + (1 if ended else 0)  # Ages whose military is resolved
-    # city
-    if len(s.stages) > len(wonder.stages):
-        raise PositionError("city", f"{len(s.stages)} stages built: {wonder.name} {wonder.side} has "
-                            f"{len(wonder.stages)}", s.stages[len(wonder.stages)][2], rule="R-STAGE")
-    last = 1
-    for a, card, w in s.stages:
-        if a > age or a < last:
-            why = "after the position's Age" if a > age else "before the stage to its left"
-            raise PositionError("city", f"a stage built in Age {AGE_NUMERALS[a]}, {why}", w, rule="R-STAGE")
-        last = a
-        if card is not None and card.age > age:
-            raise PositionError("city", f"{card.name} is an Age {AGE_NUMERALS[card.age]} card, under a board in "
-                                f"Age {numeral}", w, rule="R-DECK")
-    now = [w for a, _, w in s.stages if a == age]
-    if len(now) > played:
-        raise PositionError("city", f"{len(now)} stages built in Age {numeral} after {played} turns of it",
-                            now[played], rule="R-STAGE")
-    names: set[str] = set()
-    built: list[Card] = []
-    for card, w in s.built:
-        if card is None:
-            raise PositionError("city", "a Building is a card everyone sees: name it, not ?", w, rule="R-TURN")
-        if card.age > age:
-            raise PositionError("city", f"{card.name} is an Age {AGE_NUMERALS[card.age]} card, in a city in Age "
-                                f"{numeral}", w, rule="R-DECK")
-        if card.name in names:
-            raise PositionError("city", f"{whose} city holds {card.name} twice", w, rule="R-UNIQUE")
-        names.add(card.name)
-        built.append(card)
-    # tokens
-    for j, (t, w) in enumerate(s.text.tokens):
-        if t not in (-1, 1, 3, 5):
-            raise PositionError("tokens", f"token {t}: military tokens are -1, 1, 3 and 5", w, rule="R-MILITARY")
-        if t > 0 and next(a for a, v in _VICTORY.items() if v == t) > resolved:
-            raise PositionError("tokens", f"a victory token of {t}: that Age's military is not resolved at "
-                                f"{p.address}", w, rule="R-MILITARY")
-        if j >= 2 * resolved:
-            raise PositionError("tokens", f"{len(s.text.tokens)} tokens: {resolved} Ages of military give at most "
-                                f"{2 * resolved}", w, rule="R-MILITARY")
-    # hand
-    keeps = any(type(e) is PlayLastCard for st in wonder.stages[:len(s.stages)] for e in st.effects)
-    sizes = (0,) if ended or turn == EXTRA_TURN else ((0, 1) if keeps else (0,)) if turn == 6 else \
-        (HAND_SIZE - turn,)
-    if len(s.hand) not in sizes:
-        at = s.text.fields.get("hand", s.text.fields["coins"])
-        want = " or ".join(str(k) for k in sizes)
-        kept = turn == 6 and len(s.hand) == 1
-        why = ": a card is kept after turn 6 only with the stage that allows it" if kept else ""
-        raise PositionError("hand", f"{whose} hand holds {len(s.hand)} card{'' if len(s.hand) == 1 else 's'}; at {p.address} it holds {want}{why}",
-                            at, rule="R-BABYLON-N1" if kept else "R-DECK")
-    for card, w in s.hand:
-        if card is not None and card.age != age:
-            raise PositionError("hand", f"{card.name} is an Age {AGE_NUMERALS[card.age]} card, in a hand in Age "
-                                f"{numeral}", w, rule="R-DECK")
-        if card is not None and card.is_guild and guilds is not None and card not in guilds:
-            raise PositionError("hand", f"{card.name} is not among the position's guilds", w, rule="R-DECK")
-    # picks
-    picks = s.text.picks
-    if picks:
-        at = s.text.picks_at
-        if ended or turn < 6:
-            raise PositionError("picks", f"builds from the discard pile owed at {p.address}: they wait only after "
-                                "turn 6 or the extra turn", at, rule="R-HALI-LAST")
-        power = sum(1 for st, (a, _, _) in zip(wonder.stages, s.stages)
-                    if a == age and any(type(e) is BuildFromDiscard for e in st.effects))
-        if picks > power:
-            raise PositionError("picks", f"{picks} builds from the discard pile owed: {whose} city built {power} "
-                                f"stage{'s' if power != 1 else ''} with that power in Age {numeral}", at,
-                                rule="R-HALI")
-    return SeatSetup(s.text.name, wonder, s.text.coins, tuple(t for t, _ in s.text.tokens),
-                     tuple((a, c) for a, c, _ in s.stages), tuple(built), tuple(c for c, _ in s.hand), picks)
-
-
-def _check_copies(seats: list[_Seat], pile: list[tuple[Card | None, int | None, int, int]], age: int, n: int,
-                  guilds: tuple[Card, ...] | None) -> None:
-    """More named copies of a design than its Age deck holds (R-DECK), counted seat by seat (stages, Buildings,
-    hand), then the pile, in string order; more than N+2 distinct guilds named when the guilds are not listed."""
-    uses: list[tuple[Card, int]] = []
-    for s in seats:
-        uses += [(c, w) for _, c, w in s.stages if c is not None]
-        uses += [(c, w) for c, w in s.built if c is not None]
-        uses += [(c, w) for c, w in s.hand if c is not None]
-    uses += [(c, w) for c, _, w, _ in pile if c is not None]
-    limits = {a: copies(a, n, guilds) for a in range(1, age + 1)}
-    seen: Counter[Card] = Counter()
-    named: set[Card] = set()
-    for card, w in uses:
-        seen[card] += 1
-        have = limits[card.age][card] if card.age in limits else 0
-        if seen[card] > have:
-            if card.is_guild and not have:
-                what = "is not among the position's guilds"
-            else:
-                what = (f"has {have} cop{'y' if have == 1 else 'ies'} in the Age {AGE_NUMERALS[card.age]} deck for "
-                        f"{n} players; this is copy {seen[card]}")
-            raise PositionError("deck", f"{card.name} {what}", w, rule="R-DECK")
-        if card.is_guild and card not in named:
-            named.add(card)
-            if len(named) > guild_count(n):
-                raise PositionError("deck", f"{len(named)} guilds named: a {n}-player game has {guild_count(n)}", w,
-                                    rule="R-DECK")
 
 
 # --- records that start from a position -------------------------------------------------------------------------
@@ -654,20 +420,3 @@ def seat_places(position: str) -> tuple[int, ...]:
     return tuple(s.name_at for s in _parse(position).seats)
 
 
-def start_problem(setup: Setup, seats: Sequence[tuple[str, str, str]]) -> tuple[int, str] | None:
-    """Why a record whose seats are ``seats`` (name, Wonder's catalogue name, side, in seat order) cannot start
-    from ``setup`` (spec/position.md §8): ``(seat index or -1, message)``, or ``None``. The string's seats must be
-    the record's (seat key, Wonder and side), and no build from the discard pile may be owed."""
-    if len(seats) != len(setup.seats):
-        return -1, f"the position has {len(setup.seats)} seats, the record {len(seats)}"
-    for k, ((name, wonder, side), s) in enumerate(zip(seats, setup.seats)):
-        if seat_key(name) != seat_key(s.name):
-            return k, f"seat {k + 1} is {name!r} in the record and {s.name!r} in the position"
-        if (wonder, side) != (s.wonder.name, s.wonder.side):
-            return k, (f"seat {k + 1} ({name}) plays {wonder} {side} in the record and {s.wonder.name} "
-                       f"{s.wonder.side} in the position")
-    for k, s in enumerate(setup.seats):
-        if s.picks:
-            return k, (f"{s.name} is owed a build from the discard pile at {setup.address}: a record cannot start "
-                       "there (start from the position before that turn, or from the end of the Age)")
-    return None

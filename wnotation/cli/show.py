@@ -1,4 +1,5 @@
-"""``wnotation show``: a position of a game (every city, the hands, the discard pile) and its legal actions."""
+"""``wnotation show``: a position of a game (every city, the hands, the discard pile), its legal actions, and its
+position string (spec/position.md), whole or as one seat sees it."""
 
 from __future__ import annotations
 
@@ -14,16 +15,19 @@ from .output import emit_json, print_fields, print_table
 
 if TYPE_CHECKING:
     from ..engine import State
+    from ..record import Record
 
 SHOW_EPILOG = """\b
 Addresses: I.0 is Age I dealt, II.3 the position after turn 3 of Age II, I.7 after Babylon's extra
 turn, III.end the end of the game (after Age III's military). Without --at, the last position.
+A game that starts from a [Position] tag has no position before it.
 
 \b
 Examples:
   wnotation show replays/7p-all-wonders.7wn --at II.3
   wnotation show replays/partial-4p-niamh.7wn --at II.3 --seat Bao --legal
-  wnotation show game.7wn --at III.end --json"""
+  wnotation show game.7wn --at III.end --json
+  wnotation show replays/7p-all-wonders.7wn --at II.3 --position --seat 2"""
 
 
 @click.command(epilog=SHOW_EPILOG, short_help="Show a position: every city, the hands, the discard pile.")
@@ -33,16 +37,24 @@ Examples:
 @click.option("--seat", metavar="NAME", shell_complete=completion.seat, help="Only this seat (its name, or its number 1-7).")
 @click.option("--legal", is_flag=True, help="List the legal actions of the seat (of every seat without --seat) "
               "in the next turn, with each cheapest purchase and its cost.")
-@click.option("--json", "as_json", is_flag=True, help="Print the position as JSON.")
-def show(file: str, where: str | None, game: int, seat: str | None, legal: bool, as_json: bool) -> int:
+@click.option("--position", "as_string", is_flag=True, help="Print the position string (spec/position.md) "
+              "instead; with --seat, the projection for that seat (what it can see).")
+@click.option("--json", "as_json", is_flag=True, help="Print the position as JSON (with its position string).")
+def show(file: str, where: str | None, game: int, seat: str | None, legal: bool, as_string: bool,
+         as_json: bool) -> int:
     """Replay game N of FILE (- for stdin) up to a position and show it.
 
     Each city: Wonder and stages built, coins, production (tradable, and own-use only), shields and military
     tokens, science symbols, trade prices when discounted, Buildings grouped by colour, and the hand (? for a card
     the record does not reveal); then the discard pile. With --legal, the legal actions as you would write them.
+    With --position, the one-line position string a record can start from ([Position "…"]).
     """
     from .. import render
     from ..engine import legal_actions
+    from ..engine.position import to_string
+
+    if as_string and legal:
+        raise click.UsageError("--position prints the position string; --legal does not go with it")
 
     record, lines, source = one_game(file, game)
     played, code = replayed(record, lines, source)
@@ -54,12 +66,19 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
         try:
             state = played.position(render.canonical_address(where))
         except KeyError as exc:
-            raise UserError(str(exc.args[0])) from None
+            raise UserError(_missing(str(exc.args[0]), played.addresses[0], record)) from None
     seats = [seat_number(record, seat)] if seat is not None else list(range(1, record.players + 1))
+    viewer = seats[0] if seat is not None else None
+    string = to_string(state, seed=_seed(record), seat=viewer)
+    if as_string and not as_json:
+        click.echo(string)
+        return code
     names = [s.name for s in record.seats]
     moves = {s: legal_actions(state, s) for s in seats} if legal else {}
     if as_json:
         data: dict[str, Any] = {"source": source, "game": game} | render.position_data(state, record, seats)
+        data["position"] = string
+        data["seen_by"] = names[viewer - 1] if viewer is not None else None
         if legal:
             data["legal"] = {names[s - 1]: render.legal_data(moves[s]) for s in seats}
         emit_json(data)
@@ -81,6 +100,26 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
         nxt = f"{AGE_NUMERALS[state.age]}.{state.turn + 1}"
         print_table(header, rows, title=f"legal actions of {names[s - 1]} in turn {nxt}")
     return code
+
+
+def _seed(record: Record) -> int | None:
+    """The game's SM64-FY seed: its [Seed] tag's, or that of the position it starts from."""
+    from ..engine.position import position_tag
+    from ..position_string import read
+
+    start = position_tag(record)
+    if start is not None:
+        return read(start).seed
+    return record.seed.value if record.seed is not None and record.seed.algorithm == "SM64-FY" else None
+
+
+def _missing(message: str, first: str, record: Record) -> str:
+    """The error for an address the game does not have; a game that starts from a position says so."""
+    from ..engine.position import position_tag
+
+    if position_tag(record) is None:
+        return message
+    return f"{message}; the game starts from its [Position] at {first}, so no earlier position exists"
 
 
 def _why_idle(state: State) -> str:

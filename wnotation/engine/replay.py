@@ -457,7 +457,8 @@ def replay(record: Record) -> Replay:
     sheet = None
     if run.game.finished:
         sheet = score([city_view(c) for c in run.game.cities])
-    run.findings += _verify(record, sheet, run.table, _stop(run.decoded.order))
+    stop = run.start.address if run.begin is not None and not run.decoded.order else _stop(run.decoded.order)
+    run.findings += _verify(record, sheet, run.table, stop)
     if record.results:
         from .scorepad import symbol_findings
 

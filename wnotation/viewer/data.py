@@ -33,14 +33,23 @@ def game_title(record: Record) -> str:
 def redact(record: Record, seat: int) -> Record:
     """The record as seat ``seat`` could have written it, the way a partial record is: the cards other seats sold,
     staged or discarded become ``?``, the other hands of a written deal too, and the seed and the guild list go
-    (either tells the hidden deals). Builds, picks, coins, annotations and results stay: the table sees builds,
-    and annotations are the annotator's. A fresh Record."""
+    (either tells the hidden deals); a game that starts from a position starts from that seat's projection of it
+    (spec/position.md §7). Builds, picks, coins, annotations and results stay: the table sees builds, and
+    annotations are the annotator's. A fresh Record."""
+    from ..engine.position import POSITION_TAG, record_start, to_string
+
     turns = [_redacted(turn, seat) for turn in record.turns]
     deals = tuple(
         Deal(age=d.age, hands=tuple(h if k == seat - 1 else (UNKNOWN,) * len(h) for k, h in enumerate(d.hands)))
         for d in record.deals
     )
-    return record.model_copy(update={"turns": tuple(turns), "deals": deals, "seed": None, "guilds": None})
+    tags = record.tags
+    start = record_start(record)
+    if start is not None:
+        seen = to_string(start.state, seat=seat)
+        tags = tuple(t.model_copy(update={"value": seen}) if t.name == POSITION_TAG else t for t in tags)
+    return record.model_copy(update={"turns": tuple(turns), "deals": deals, "seed": None, "guilds": None,
+                                     "tags": tags})
 
 
 def _redacted(turn: Turn, seat: int) -> Turn:
@@ -182,13 +191,17 @@ def tie_break(names: Sequence[str], sheet: Any) -> list[str]:
 def points_by_age(replay: Replay, address: str) -> list[list[int]]:
     """Each seat's points earned in Ages I, II and III as of ``address``: the provisional total at the end of each
     Age played (at ``address`` itself for the Age in progress) minus the total at the end of the Age before; Ages
-    not reached count 0. ``[[a1, a2, a3], …]`` in seat order. Raises ``KeyError`` for an unknown address."""
+    not reached count 0; the points of Ages that ended before the position a record starts from (spec/position.md
+    §8) count in the first Age it plays. ``[[a1, a2, a3], …]`` in seat order. Raises ``KeyError`` for an unknown
+    address."""
     state = replay.position(address)
     players = len(state.cities)
     before = [0] * players
     out = [[0, 0, 0] for _ in range(players)]
     for age in range(1, state.age + 1):
         where = address if age == state.age else f"{AGE_NUMERALS[age]}.end"
+        if where not in replay.positions:
+            continue  # before the start of a record that starts from a position
         totals = [line.total for line in replay.score_at(where).lines]
         for s in range(players):
             out[s][age - 1] = totals[s] - before[s]
