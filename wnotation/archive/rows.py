@@ -1,10 +1,10 @@
 """Archive rows from the engine: one game's Record and Replay become rows of games, seats, plays, military and
 findings (column order as in :mod:`.schema`), and a piece of a file becomes the rows of its games.
 
-A client of the Replay API (events, findings, score sheet, marks): nothing here decides a rule. The one question
-asked again of the engine is which units a purchase the record leaves out buys (R-TRADE-MINIMAL), answered by
-:func:`wnotation.engine.payment.pay` on the turn-start position, as the replay itself answered it. Writing the
-rows is :mod:`.store`'s job. No DuckDB here: rows are plain tuples.
+A client of the Replay API (events, findings, score sheet): nothing here decides a rule or asks the engine a
+question again. What a purchase paid and bought is read from the replay's payment events (``CoinsPaid`` carries
+the units its coins bought, whichever way the record states the purchase, or the engine's choice when it leaves
+it out, R-TRADE-MINIMAL). Writing the rows is :mod:`.store`'s job. No DuckDB here: rows are plain tuples.
 """
 
 from __future__ import annotations
