@@ -120,11 +120,20 @@ def _key(word: str) -> str:
     return word.translate(_KEY_FOLD).lower()
 
 
+#: The Ages in which each printed card name is printed (three names are printed in two): catalogue data, filled
+#: from the catalogue on first use and never changed after.
+_AGES_OF_NAME: dict[str, tuple[int, ...]] = {}
+
+
 def _default_age(name: str, age: int) -> int:
     """The Age a bare card name (a printed name) denotes in a position of ``age``: the latest Age up to it that
     prints the name, else the earliest that does (a check then refuses the card)."""
-    catalog = load()
-    printed = [a for a in (1, 2, 3) if any(c.age == a and c.name == name for c in catalog.cards)]
+    if not _AGES_OF_NAME:
+        found: dict[str, list[int]] = {}
+        for c in load().cards:
+            found.setdefault(c.name, []).append(c.age)
+        _AGES_OF_NAME.update({n: tuple(sorted(set(ages))) for n, ages in found.items()})
+    printed = _AGES_OF_NAME[name]
     before = [a for a in printed if a <= age]
     return before[-1] if before else printed[0]
 

@@ -16,7 +16,7 @@ from .. import position_string as text
 from ..catalog import Card, CatalogError, WonderSide, load
 from ..record import FORMAT_VERSION, Record
 from . import events as ev
-from .state import City, State, Table, apply, initial, pile_owners, view
+from .state import City, Game, State, Table, initial, pile_owners, view
 
 _AGES = {"I": 1, "II": 2, "III": 3}
 #: The free tag that holds a record's start position (spec/position.md §8), from format version 2 on.
@@ -47,17 +47,19 @@ def _cities(table: Table, age: int, specs: Sequence[tuple[Sequence[Card], Sequen
     """The cities of ``table`` built from ``(buildings, stages as (Age, card), tokens, coins, picks owed)`` per
     seat, through the mutators (in ``age``; each stage in its own Age)."""
     n = table.players
-    s = initial(table)
-    s = State(table, age, 0, False, s.cities, tuple((None,) * 40 for _ in range(n)), ())
+    start = initial(table)
+    game = Game(State(table, age, 0, False, start.cities, tuple((None,) * 40 for _ in range(n)), ()))
     for k, (buildings, stages, tokens, _, _) in enumerate(specs):
         seat = k + 1
         for building in buildings:
-            s = apply(s, ev.CardBuilt(seat, building))
+            game.apply(ev.CardBuilt(seat, building))
         for i, (a, under) in enumerate(stages):
-            s = apply(s._replace(age=a), ev.StageBuilt(seat, i + 1, under))._replace(age=age)
+            game.age = a  # this scratch game stands in the Age the stage was built in (its stage_ages)
+            game.apply(ev.StageBuilt(seat, i + 1, under))
+        game.age = age
         for token in tokens:
-            s = apply(s, ev.ConflictResolved(seat, seat, token))
-    return tuple(c._replace(coins=spec[3], picks=spec[4]) for c, spec in zip(s.cities, specs))
+            game.apply(ev.ConflictResolved(seat, seat, token))
+    return tuple(c._replace(coins=spec[3], picks=spec[4]) for c, spec in zip(game.snapshot().cities, specs))
 
 
 def position(wonders: Sequence[WonderSide | tuple[str, str]], *, age: int = 1, turn: int = 0,
