@@ -500,3 +500,18 @@ def test_the_viewers_data_carries_each_variation_with_its_positions_and_findings
     assert seen["positions"][1]["cities"][2].get("hand") != v["positions"][1]["cities"][2].get("hand")
     plain = parse(HEADER2 + "\nI.1 Lumber Yard | Stone Pit | Clay Pool\n")
     assert game_data(plain, replay(plain))["variations"] == []
+
+
+def test_show_at_an_address_inside_a_variation(tmp_path):
+    from click.testing import CliRunner
+
+    from wnotation import cli
+
+    game = tmp_path / "passed.7wn"
+    game.write_text(PASSED, encoding="utf-8")
+    shown = CliRunner().invoke(cli.main, ["show", str(game), "--at", "i.1(1).i.2", "--seat", "Ada"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.startswith("variation I.1(1), I.2: Age I after turn 2")
+    assert "East Trading Post" in shown.output  # built anyway: an illegal action is played as written
+    missing = CliRunner().invoke(cli.main, ["show", str(game), "--at", "I.1(1).I.4"])
+    assert missing.exit_code == 2 and "its positions: I.1(1).I.1, I.1(1).I.2" in missing.output

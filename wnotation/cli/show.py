@@ -83,7 +83,13 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
             data["legal"] = {names[s - 1]: render.legal_data(moves[s]) for s in seats}
         emit_json(data)
         return code
-    click.echo(render.position_title(state, record.players))
+    title = render.position_title(state, record.players)
+    if where is not None and "(" in where:  # a position inside a variation (spec 7wn.md 6.1): say which
+        from ..engine.variations import split_address
+
+        parts = split_address(where)
+        title = f"variation {parts[0] if parts else where}, {title}"
+    click.echo(title)
     for s in seats:
         click.echo()
         title, fields = render.city_fields(state, s, names[s - 1])
