@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from cli_helpers import game_text, run
 from wnotation import parse, replay
 
-PARTIAL = "replays/partial-4p-niamh.7wn"
+ROOT = Path(__file__).resolve().parents[1]
+PARTIAL = str(ROOT / "replays" / "partial-4p-niamh.7wn")
 
 
 def test_score_at_a_position_is_the_replays_provisional_sheet(tmp_path):
@@ -42,3 +44,12 @@ def test_score_at_an_address_the_game_does_not_have_is_one_line():
     result = run("score", PARTIAL, "--at", "II.9", code=2)
     assert result.stdout == "" and result.stderr.startswith("error: no position 'II.9' in this game (positions: I.0, ")
     assert result.stderr.count("\n") == 1
+
+
+def test_score_at_a_position_inside_a_variation_in_any_letter_case():
+    game = str(ROOT / "replays" / "variations-3p-rhodos-babylon-olympia.7wn")
+    lower = run("score", game, "--at", "i.5(1).i.6", "--json").stdout
+    data = json.loads(lower)
+    assert data["at"] == "I.5(1).I.6" and data["provisional"]
+    assert lower == run("score", game, "--at", "I.5(1).I.6", "--json").stdout
+    assert data != json.loads(run("score", game, "--at", "I.6", "--json").stdout)  # the variation's, not the main line's

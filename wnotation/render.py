@@ -7,6 +7,7 @@ no terminal detection (the CLI decides between rich and plain text), no rules.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any, Sequence
 
@@ -40,10 +41,13 @@ def describe_address(address: str) -> str:
     return f"Age {age} after turn {turn}"
 
 
+_LABEL = re.compile(r"(?<![A-Za-z])(i{1,3})\.([0-9]+|end)", re.IGNORECASE)
+
+
 def canonical_address(text: str) -> str:
-    """``ii.3`` → ``II.3``, ``iii.END`` → ``III.end``: the spelling the Replay uses for positions."""
-    age, dot, turn = text.strip().partition(".")
-    return f"{age.upper()}{dot}{turn.lower()}"
+    """``ii.3`` → ``II.3``, ``iii.END`` → ``III.end``, ``i.2(1).i.3`` → ``I.2(1).I.3``: the spelling the Replay
+    uses for positions, inside variations too (spec 6.1)."""
+    return _LABEL.sub(lambda m: f"{m[1].upper()}.{m[2].lower()}", text.strip())
 
 
 # --- score sheet -----------------------------------------------------------------------------------------------
