@@ -201,6 +201,14 @@ def test_a_purchase_never_mixes_units_and_coins(written, column):
     assert (caught.value.rule, caught.value.column) == ("syntax", column)
 
 
+@pytest.mark.parametrize("written, column", [("(L 100 coins)", 19), ("(R 07 coins)", 18), ("(L 2 coins, R 250 coins)", 30)])
+def test_a_coin_amount_out_of_range_says_so_where_the_grammar_stops(written, column):
+    with pytest.raises(NotationError) as caught:
+        game(f"I.1 Stockade {written} | sell ? | sell ?\n")
+    assert caught.value.column == column  # the first digit the grammar cannot take (spec 12.3)
+    assert "0 to 99 coins" in caught.value.message and "resource" not in caught.value.message
+
+
 def test_json_carries_the_coins_and_refuses_half_a_coins_object():
     record = game("I.1 Stockade (L 2 coins) | sell ? | sell ?\n")
     text = notation.to_json(record)

@@ -36,6 +36,7 @@ _SIDE = re.compile(rf"{lexical.SIDE}(?=[ \t])")
 _COUNT = re.compile(r"[1-9][0-9]?")
 _COIN_COUNT = re.compile(r"0|[1-9][0-9]?")
 _PAID_TAIL = re.compile(rf"(?:0|[1-9][0-9]?)[ \t]*{lexical.COINS_WORD}(?![A-Za-z0-9'\-])")
+_ANY_PAID = re.compile(rf"[0-9]+[ \t]*{lexical.COINS_WORD}(?![A-Za-z0-9'\-])")  # coins, whatever the number
 _INT = re.compile(r"-?[0-9]+")
 _KEYWORD = re.compile(r"(?i:game|result)(?![A-Za-z0-9_])")
 _SKIP = re.compile(
@@ -420,6 +421,12 @@ class _Walker:
                       "'L'", "'R'", "')'")
             p = self.ws(m.end())  # type: ignore[union-attr]
             paid = _PAID_TAIL.match(t, p) if kind != "units" else None
+            if not paid and kind != "units" and _ANY_PAID.match(t, p):  # "100 coins", "007 coins"
+                digits = re.match(r"[0-9]+", t[p:])
+                number = digits.group() if digits else ""
+                # at the first digit the grammar cannot take (spec 12.3): the third, or the one after a 0
+                _fail(p + (1 if number.startswith("0") else 2), "a purchase pays 0 to 99 coins to a side, written "
+                      f"without leading zeros, not {number!r}", "a number of coins")
             if paid or kind == "coins":
                 if not paid:  # a coin purchase goes on with coins: at the count's place, or at the word after it
                     count = _COIN_COUNT.match(t, p)
