@@ -265,3 +265,17 @@ def test_the_viewers_seat_view_of_a_game_from_a_position_starts_from_that_seats_
     assert seen.tag("Position") == to_string(whole.position("II.2"), seat=3)
     played = replay(seen)
     assert [f for f in played.findings if f.severity == "error"] == [] and played.scores == whole.scores
+
+
+def test_R_PASS__a_variation_in_a_record_that_starts_from_a_position_plays_from_the_stated_hands():
+    """Variations (7WN §6.1) of a record that starts from a position: Ann plays the Theater instead of the Altar
+    on I.5, so the hand Ben receives holds the Altar, and his main-line I.6 (the Theater) is no longer his."""
+    text = (ROOT / "spec" / "cases" / "240-position-start-mid-age.7wn").read_text(encoding="utf-8")
+    text = text.replace("I.5 Altar | Loom | Clay Pool\n",
+                        "I.5 Altar | Loom | Clay Pool\n( I.5 Ann: Theater\n  I.6 Ann: Stone Pit, discard Ore Vein )\n")
+    played = replay(parse(text))
+    assert played.findings == () and played.addresses[0] == "I.4"
+    line = played.variations["I.5(1)"]
+    assert [(f.rule, f.address, f.seat) for f in line.findings] == [("R-DECK", "I.5(1).I.6", 2),
+                                                                   ("R-LAST", "I.5(1).I.6", 2)]
+    assert [c.name for c in played.position("I.5(1).I.6").cities[0].buildings] == ["Theater", "Stone Pit"]
