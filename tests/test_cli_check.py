@@ -380,3 +380,15 @@ def test_many_small_files_are_sent_several_to_a_task(tmp_path):
         many = run("check", str(tmp_path), "--jobs", jobs, code=1)
         assert (many.stdout, many.stderr) == (one.stdout, one.stderr)
     assert batch.piece_size(40, 2) == 3 and batch.piece_size(2000, 2) == batch.MAX_PIECE_GAMES
+
+
+def test_findings_inside_variations_are_notes_naming_the_variation_and_leave_the_verdict_alone():
+    game = str(ROOT / "replays" / "variations-3p-rhodos-babylon-olympia.7wn")
+    result = run("check", game)  # exit 0: a variation is analysis, its findings no error of the record
+    notes = [line for line in result.stderr.splitlines() if ": note[" in line]
+    assert result.stdout.strip().endswith("all good (2 notes)")
+    assert [n.split(": ", 1)[1][:40] for n in notes] == ["note[R-DECK]: in variation I.5(1).I.6: C",
+                                                         "note[R-LAST]: in variation I.5(1).I.6: C"]
+    assert all(n.startswith(f"{game}:22:3: ") for n in notes)  # at the variation's turn line, where it plays
+    data = json.loads(run("check", game, "--json").stdout)
+    assert data["files"][0]["games"][0]["notes"] == 2 and data["files"][0]["ok"]

@@ -19,6 +19,8 @@ CHECK_EPILOG = """\b
 Diagnostics go to stderr, compiler-style, with the source line and a caret:
   game.7wn:41:9: error[R-TRADE]: Bob cannot build Temple: …
 The summary line goes to stdout; with --json the whole report does (and nothing to stderr).
+What goes wrong inside a variation (7WN 2) is a note naming the variation
+(note[R-DECK]: in variation I.5(1).I.6: …): analysis, not an error of the record.
 Exit codes: 0 no errors (warnings and notes allowed), 1 an error in some record or an
 input without any game (unless --allow-empty), 2 an input that cannot be read (missing
 file, not UTF-8) or a usage error.

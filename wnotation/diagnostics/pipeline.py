@@ -49,6 +49,18 @@ def diagnostics_of(record: Record, findings: Iterable[Finding], lines: list[str]
     return tuple(sorted(out, key=lambda d: (d.line, d.column)))
 
 
+def variation_notes(record: Record, findings: Iterable[Finding], lines: list[str] | None = None,
+                    source: str = "<string>", line0: int = 0) -> tuple[Diagnostic, ...]:
+    """The findings inside variations (spec 7wn.md 6.2) as notes, each naming its variation address: a
+    variation is analysis ("what if Bob had built the Baths?"), so what goes wrong in it is worth showing but
+    is no error of the record, and the check's verdict and exit code are the main line's alone."""
+    out = []
+    for d in diagnostics_of(record, findings, lines, source, line0=line0):
+        shown = d.message if d.address is None or d.message.startswith(f"{d.address}: ") else f"{d.address}: {d.message}"
+        out.append(replace(d, severity="note", message=f"in variation {shown}"))
+    return tuple(out)
+
+
 def is_check_only(item: Finding | Diagnostic) -> bool:
     """True for an engine remark (or its diagnostic) that only ``check`` shows, such as the Age III note that a
     record names neither its guilds nor a seed: it qualifies the check itself. The engine marks it
@@ -73,7 +85,11 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
 
     played = replay(record)
     start = (record.span.line if record.span is not None else 1) + line0
-    return GameReport(source, index, start, diagnostics_of(record, played.findings, lines, source, line0=line0),
+    found = diagnostics_of(record, played.findings, lines, source, line0=line0)
+    if record.turns and any(t.variations for t in record.turns):
+        found = tuple(sorted(found + variation_notes(record, played.variation_findings, lines, source, line0),
+                             key=lambda d: (d.line, d.column)))
+    return GameReport(source, index, start, found,
                       seats=tuple(s.name for s in record.seats), complete=played.scores is not None,
                       scores=None if played.scores is None else _score_rows(played.scores))
 
