@@ -3,7 +3,7 @@ mypyc unless asked not to or unable to, and ``wnotation.engine.COMPILED`` says w
 
 The hook is loaded here with a stand-in for hatchling's base class (hatchling is a build requirement, not a test
 one); the compilation itself is exercised by .ci/run, which installs the compiled wheel in a second venv and runs
-the engine tests there with ``WNOTATION_EXPECT_COMPILED=1``.
+the whole suite again on its compiled modules with ``WNOTATION_EXPECT_COMPILED=1``.
 """
 
 from __future__ import annotations
