@@ -354,6 +354,45 @@ def test_a_phone_in_portrait_reads_the_page_without_sideways_scrolling(browser, 
         w.close()
 
 
+def test_variations_are_lines_to_step_through_with_their_own_positions_and_findings(browser, folder) -> None:
+    record, played, text = load("variations-3p-rhodos-babylon-olympia.7wn")
+    path = write_page(folder, "variations.html", record, played, source=text)
+    w = Watched(browser, viewport={"width": 1024, "height": 900})
+    try:
+        w.open(path, "#i.5(1).i.6")  # a deep link into a variation, in any letter case
+        lines = w.page.eval_on_selector_all("#line option", "os => os.map(o => o.textContent)")
+        assert lines == ["main line"] + [f"variation {a}" + (" \u26a0" if v.findings else "")
+                                         for a, v in played.variations.items()]
+        shown = w.page.evaluate(READ_POSITION)
+        state = played.position("I.5(1).I.6")
+        assert shown["label"].startswith("variation I.5(1), I.5(1).I.6: ")
+        assert shown["coins"] == [str(c.coins) for c in state.cities]
+        sheet = played.score_at("I.5(1).I.6")
+        assert shown["totals"] == [str(line.total) for line in sheet.lines]
+        turn = w.page.text_content("#actions") or ""
+        assert "stage Marketplace, discard Timber Yard" in turn  # the variation's turn, not the main line's I.6
+        assert "stage Marketplace" not in (next(t for t in record.turns if t.label == "I.6").actions[1].card or "")
+        here = w.page.eval_on_selector_all("#findings li", "ls => ls.map(l => l.textContent)")
+        assert [t.split(" ")[0] for t in here] == ["R-DECK", "R-LAST"]  # the variation's, at its turn
+        buttons = w.page.eval_on_selector_all("#turnlist button", "bs => bs.map(b => b.textContent)")
+        assert [b.rstrip("\u26a0\u270e") for b in buttons] == list(played.variations["I.5(1)"].positions)
+        w.page.keyboard.press("ArrowRight")  # stepping stays in the variation
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("variation I.5(1), I.5(1).I.end: ")
+        assert w.page.evaluate("location.hash") == "#I.5(1).I.end"
+        w.page.select_option("#line", "0")  # back to the main line: its positions, no variation finding
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("I.0: ")
+        assert w.page.locator("#turnlist button").count() == len(played.addresses)
+        w.page.keyboard.press("End")
+        assert w.page.evaluate(READ_POSITION)["totals"] == [str(line.total) for line in played.scores.lines]
+        # the list of all findings: the main line's (none), then each variation's, with a way to go there
+        w.page.get_by_role("button", name="go to I.5(1).I.6").first.click()
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("variation I.5(1), I.5(1).I.6: ")
+        assert w.page.input_value("#line") == "2"
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
 @pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 390, "height": 844}])
 def test_a_score_pad_record_shows_its_sheet_without_the_empty_parts_of_a_replay(browser, folder, viewport) -> None:
     record, played, text = load("pad-5p-cities-leaders.7wn")
@@ -415,7 +454,8 @@ def test_every_bundled_replay_and_casebook_case_passes_in_the_browser(browser, t
             played = replay(record)
             w.open(tmp_path / "site" / g.page)
             listed = w.page.locator("#allfindings li").count()
-            assert listed == max(1, len([f for f in played.findings if not f.check_only])), g.page
+            in_variations = [f for f in played.variation_findings if not f.check_only]
+            assert listed == max(1, len([f for f in played.findings if not f.check_only])) + len(in_variations), g.page
             if not played.addresses:  # results only (a score pad), or an expansion's game: findings, no position
                 label = w.page.text_content("#label")  # says why there is no position, names none
                 assert label and not re.match(r"I{1,3}\.", label), (g.page, label)

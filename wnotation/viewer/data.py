@@ -198,15 +198,31 @@ def points_by_age(replay: Replay, address: str) -> list[list[int]]:
     players = len(state.cities)
     before = [0] * players
     out = [[0, 0, 0] for _ in range(players)]
+    line = address.rpartition(").")[0] + ")" if ")." in address else ""
     for age in range(1, state.age + 1):
-        where = address if age == state.age else f"{AGE_NUMERALS[age]}.end"
-        if where not in replay.positions:
+        where = address if age == state.age else _age_end(replay, line, age)
+        if where is None:
             continue  # before the start of a record that starts from a position
         totals = [line.total for line in replay.score_at(where).lines]
         for s in range(players):
             out[s][age - 1] = totals[s] - before[s]
         before = totals
     return out
+
+
+def _age_end(replay: Replay, line: str, age: int) -> str | None:
+    """The address of the end of ``age`` as seen from the line of play ``line`` (``""``: the main line; else a
+    variation, spec 7wn.md 6.1): the variation's own end of that Age if it reaches it, else that of the line it
+    branches from, out to the main line; ``None`` before the start of a record that starts from a position."""
+    label = f"{AGE_NUMERALS[age]}.end"
+    while line:
+        variation = replay.variations.get(line)
+        if variation is None:
+            break
+        if label in variation.positions:
+            return f"{line}.{label}"
+        line = variation.parent
+    return label if label in replay.positions else None
 
 
 # --- the whole game ---------------------------------------------------------------------------------------------
@@ -347,6 +363,7 @@ def _variations_data(shown: Record, replay: Replay, lines_of: Replay, view_seat:
                 "log": [{"seat": getattr(e, "seat", None), "kind": type(e).__name__, "parts": parts}
                         for e in events if (parts := event_parts(e, shown.players)) is not None],
                 "score": _sheet_rows(sheet), "provisional": sheet.provisional,
+                "by_age": points_by_age(replay, full),
                 "findings": [k for k, r in enumerate(rows) if r["address"] == full],
             })
         out.append({"address": where, "replaces": line.replaces, "parent": line.parent, "findings": rows,

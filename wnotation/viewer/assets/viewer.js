@@ -3,13 +3,16 @@
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("wn-data").textContent);
-  var P = D.positions;
+  // the lines of play: the main line, then each variation (7WN 2) in text order; P and F are the shown line's
+  // positions and findings
+  var LINES = [{ address: "", positions: D.positions, findings: D.findings }].concat(D.variations || []);
+  var line = 0, P = D.positions, F = D.findings;
   var SVG = "http://www.w3.org/2000/svg";
   var names = D.seats.map(function (s) { return s.name; });
   // the source is embedded once, as the lexer's tokens; their texts joined are the source
   var SOURCE = D.tokens ? D.tokens.map(function (t) { return t[1]; }).join("") : D.source;
-  var index = new Map();
-  P.forEach(function (p, i) { index.set(p.address, i); });
+  var index = new Map();  // an address, main line or variation, to [line, position]
+  LINES.forEach(function (l, k) { l.positions.forEach(function (p, i) { index.set(p.address, [k, i]); }); });
   var cur = -1;
   var turnButtons = [];
 
@@ -52,38 +55,71 @@
   slider.max = String(P.length - 1);
 
   var list = $("turnlist");
-  P.forEach(function (p, i) {
-    var li = el("li");
-    var b = el("button", null, p.address);
-    b.type = "button";
-    var label = p.address + ", " + p.title;
-    if (p.findings.length) {
-      b.appendChild(el("span", "flag bad", "\u26a0"));
-      label += ", " + p.findings.length + " finding" + (p.findings.length > 1 ? "s" : "");
-    } else if (hasNotes(p, i)) {
-      b.appendChild(el("span", "flag", "\u270e"));
-      label += ", with commentary";
-    }
-    b.setAttribute("aria-label", label);
-    b.addEventListener("click", function () { go(i); });
-    turnButtons.push(b);
-    li.appendChild(b);
-    list.appendChild(li);
-  });
+  function buildList() {
+    clear(list);
+    turnButtons = [];
+    slider.max = String(Math.max(0, P.length - 1));
+    P.forEach(function (p, i) {
+      var li = el("li");
+      var b = el("button", null, line ? p.address.slice(LINES[line].address.length + 1) : p.address);
+      b.type = "button";
+      var label = p.address + ", " + p.title;
+      if (p.findings.length) {
+        b.appendChild(el("span", "flag bad", "\u26a0"));
+        label += ", " + p.findings.length + " finding" + (p.findings.length > 1 ? "s" : "");
+      } else if (hasNotes(p, i)) {
+        b.appendChild(el("span", "flag", "\u270e"));
+        label += ", with commentary";
+      }
+      b.setAttribute("aria-label", label);
+      b.addEventListener("click", function () { go(i); });
+      turnButtons.push(b);
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+  }
+
+  // the line selector: shown only when the record has variations
+  var choose = $("line");
+  if (LINES.length > 1) {
+    choose.hidden = false;
+    LINES.forEach(function (l, k) {
+      var o = el("option", null, k ? "variation " + l.address + (l.findings.length ? " \u26a0" : "") : "main line");
+      o.value = String(k);
+      choose.appendChild(o);
+    });
+    choose.addEventListener("change", function () { setLine(Number(choose.value)); go(0); });
+  }
+  function setLine(k) {
+    if (k === line && turnButtons.length) return;
+    line = k;
+    P = LINES[k].positions;
+    F = LINES[k].findings;
+    choose.value = String(k);
+    cur = -1;
+    buildList();
+  }
+  buildList();
 
   var all = $("allfindings");
-  if (!D.findings.length) all.appendChild(el("li", null, "none: every action is legal and every stated result agrees"));
-  D.findings.forEach(function (f, k) {
-    var li = finding(f);
-    var at = P.findIndex(function (p) { return p.findings.indexOf(k) >= 0; });
-    if (at >= 0) {
-      var b = el("button", null, "go to " + P[at].address);
-      b.type = "button";
-      b.addEventListener("click", function () { go(at); });
-      li.appendChild(document.createTextNode(" "));
-      li.appendChild(b);
-    }
-    all.appendChild(li);
+  if (!D.findings.length) {
+    all.appendChild(el("li", null, (LINES.length > 1 ? "none in the main line" : "none") +
+      ": every action is legal and every stated result agrees"));
+  }
+  LINES.forEach(function (l, n) {
+    l.findings.forEach(function (f, k) {
+      var li = finding(f);
+      if (n) li.insertBefore(rt("span", "in variation " + l.address + ": "), li.firstChild);
+      var at = l.positions.findIndex(function (p) { return p.findings.indexOf(k) >= 0; });
+      if (at >= 0) {
+        var b = el("button", null, "go to " + l.positions[at].address);
+        b.type = "button";
+        b.addEventListener("click", function () { setLine(n); go(at); });
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(b);
+      }
+      all.appendChild(li);
+    });
   });
 
   source();
@@ -91,8 +127,8 @@
   // --- pieces ---------------------------------------------------------------------------------------------------
   function hasNotes(p, i) {
     var g = D.game;
-    if (i === 0 && (g.before.length || g.tags.length || g.glyph)) return true;
-    if (i === P.length - 1 && g.after.length) return true;
+    if (!line && i === 0 && (g.before.length || g.tags.length || g.glyph)) return true;
+    if (!line && i === P.length - 1 && g.after.length) return true;
     var t = p.played;
     if (!t) return false;
     if (t.note.before.length || t.note.after.length || t.note.tags.length) return true;
@@ -342,7 +378,7 @@
     var box = $("notes");
     clear(box);
     var g = D.game, t = p.played;
-    if (i === 0) {
+    if (i === 0 && !line) {
       if (g.glyph) note(box, null, ["game " + g.glyph]);
       annotations(box, null, { before: g.before, after: [], tags: g.tags });
     }
@@ -354,11 +390,11 @@
       });
       annotations(box, t.label, { before: [], after: t.note.after, tags: t.note.tags });
     }
-    if (i === P.length - 1 || !P.length) note(box, null, g.after);
+    if (!line && (i === P.length - 1 || !P.length)) note(box, null, g.after);
     if (!box.firstChild) box.appendChild(el("p", "empty", "No commentary at " + p.address + "."));
     var fl = $("findings");
     clear(fl);
-    p.findings.forEach(function (k) { fl.appendChild(finding(D.findings[k])); });
+    p.findings.forEach(function (k) { fl.appendChild(finding(F[k])); });
     if (!p.findings.length) fl.appendChild(el("li", null, "none here"));
   }
 
@@ -375,7 +411,8 @@
       keepVisible(list, turnButtons[i].parentNode);
       cur = i;
     }
-    $("label").textContent = p.address + ": " + p.title + " (" + (i + 1) + " of " + P.length + ")";
+    $("label").textContent = (line ? "variation " + LINES[line].address + ", " : "") + p.address + ": " + p.title +
+      " (" + (i + 1) + " of " + P.length + ")";
     slider.value = String(i);
     slider.setAttribute("aria-valuetext", p.address + ", " + p.title);
     if (!keepHash) setHash(p.address);
@@ -405,10 +442,14 @@
   function fromHash() {
     var h = location.hash.slice(1);
     try { h = decodeURIComponent(h); } catch (e) { return null; }
-    var m = /^(I{1,3})\.([0-7]|end)$/i.exec(h.trim());
+    // a main-line address (II.3) or one inside a variation (I.2(1).I.3), in any letter case
+    var m = /^((?:I{1,3}\.[1-7]\([1-9][0-9]*\)\.)*)(I{1,3})\.([0-7]|end)$/i.exec(h.trim());
     if (!m) return null;
-    var a = m[1].toUpperCase() + "." + m[2].toLowerCase();
-    return index.has(a) ? index.get(a) : null;
+    var a = m[1].toUpperCase() + m[2].toUpperCase() + "." + m[3].toLowerCase();
+    if (!index.has(a)) return null;
+    var at = index.get(a);
+    setLine(at[0]);
+    return at[1];
   }
 
   // --- controls ---------------------------------------------------------------------------------------------------
