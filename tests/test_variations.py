@@ -515,3 +515,17 @@ def test_show_at_an_address_inside_a_variation(tmp_path):
     assert "East Trading Post" in shown.output  # built anyway: an illegal action is played as written
     missing = CliRunner().invoke(cli.main, ["show", str(game), "--at", "I.1(1).I.4"])
     assert missing.exit_code == 2 and "its positions: I.1(1).I.1, I.1(1).I.2" in missing.output
+
+
+def test_show_json_inside_a_variation_gives_the_full_address_and_the_variation(tmp_path):
+    from click.testing import CliRunner
+
+    from wnotation import cli
+
+    game = tmp_path / "passed.7wn"
+    game.write_text(PASSED, encoding="utf-8")
+    inside = json.loads(CliRunner().invoke(cli.main, ["show", str(game), "--at", "i.1(1).i.2", "--json"]).output)
+    main = json.loads(CliRunner().invoke(cli.main, ["show", str(game), "--at", "I.2", "--json"]).output)
+    assert (inside["address"], inside["variation"]) == ("I.1(1).I.2", "I.1(1)")
+    assert (main["address"], main["variation"]) == ("I.2", None)
+    assert inside["cities"] != main["cities"]

@@ -67,6 +67,10 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
             state = played.position(render.canonical_address(where))
         except KeyError as exc:
             raise UserError(_missing(str(exc.args[0]), played.addresses[0], record)) from None
+    from ..engine.variations import split_address
+
+    # a position inside a variation (spec 7wn.md 6.1): the variation's address and the position's label in it
+    inside = split_address(render.canonical_address(where)) if where is not None else None
     seats = [seat_number(record, seat)] if seat is not None else list(range(1, record.players + 1))
     viewer = seats[0] if seat is not None else None
     string = to_string(state, seed=_seed(record), seat=viewer)
@@ -78,17 +82,17 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
     if as_json:
         data: dict[str, Any] = {"source": source, "game": game} | render.position_data(state, record, seats)
         data["position"] = string
+        if inside is not None:
+            data["address"] = f"{inside[0]}.{inside[1]}"
+        data["variation"] = inside[0] if inside is not None else None
         data["seen_by"] = names[viewer - 1] if viewer is not None else None
         if legal:
             data["legal"] = {names[s - 1]: render.legal_data(moves[s]) for s in seats}
         emit_json(data)
         return code
     title = render.position_title(state, record.players)
-    if where is not None and "(" in where:  # a position inside a variation (spec 7wn.md 6.1): say which
-        from ..engine.variations import split_address
-
-        parts = split_address(where)
-        title = f"variation {parts[0] if parts else where}, {title}"
+    if inside is not None:
+        title = f"variation {inside[0]}, {title}"
     click.echo(title)
     for s in seats:
         click.echo()
