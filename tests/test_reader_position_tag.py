@@ -72,3 +72,11 @@ def test_the_tag_in_another_case_and_twice_are_refused_in_version_2():
     twice = game(extra=f'[Position "{POSITION}"]\n')
     error = refusal(twice)
     assert (error.rule, error.line, error.column) == ("duplicate-tag", 8, 2)
+
+
+def test_a_turn_after_a_start_at_the_end_of_the_game_says_the_position_ends_it():
+    over = "III.end | <Ann> Gizah day; coins 3 | <Ben> Babylon day; coins 3 | <Cat> Rhodos day; coins 3"
+    error = refusal(game(over, body="III.1 Altar | Loom | Clay Pool\n"))
+    assert (error.rule, error.line, error.column) == ("turn-order", 9, 1)
+    assert "the game is over at the position its [Position] tag states" in error.message
+    assert "III.7" not in error.message  # there is no III.7 in this game: it was the reader's own mark

@@ -362,7 +362,9 @@ def begin_turn(g: Game, label: str, at: int) -> tuple[int, int]:
         allowed = [(last[0], last[1] + 1)]
     if (age, number) not in allowed:
         names = [turn_label(a, n) for a, n in allowed]
-        if not names:
+        if not names and current is g.main and not current.turns:  # the last label is a [Position] start's
+            message = f"turn {label}: the game is over at the position its [Position] tag states"
+        elif not names:
             message = f"turn {label} after III.{last[1] if last else 6}: the game is over"
         else:
             after = f" after {turn_label(*last)}" if last else " first"
