@@ -70,7 +70,7 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
     from ..engine.variations import split_address
 
     # a position inside a variation (spec 7wn.md 6.1): the variation's address and the position's label in it
-    inside = split_address(render.canonical_address(where)) if where is not None else None
+    inside = split_address(where) if where is not None else None  # spelt canonically
     seats = [seat_number(record, seat)] if seat is not None else list(range(1, record.players + 1))
     viewer = seats[0] if seat is not None else None
     string = to_string(state, seed=_seed(record), seat=viewer)

@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from ..notation.errors import NotationError
 from ..notation.reader.split import is_boundary
-from ..record import Record, Span
+from ..record import Record, Span, has_variations
 from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
 from .report import Diagnostic, FileReport, GameReport, no_game_remark
 
@@ -86,7 +86,7 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
     played = replay(record)
     start = (record.span.line if record.span is not None else 1) + line0
     found = diagnostics_of(record, played.findings, lines, source, line0=line0)
-    if record.turns and any(t.variations for t in record.turns):
+    if has_variations(record):
         found = tuple(sorted(found + variation_notes(record, played.variation_findings, lines, source, line0),
                              key=lambda d: (d.line, d.column)))
     return GameReport(source, index, start, found,

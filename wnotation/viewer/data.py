@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from ..catalog import AGE_NUMERALS, Card
 from ..engine import Replay, view
 from ..engine import events as ev
+from ..engine.variations import split_address
 from ..diagnostics import is_check_only
 from ..notation import NotationError, format_action, parse, write
 from ..record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
@@ -198,7 +199,8 @@ def points_by_age(replay: Replay, address: str) -> list[list[int]]:
     players = len(state.cities)
     before = [0] * players
     out = [[0, 0, 0] for _ in range(players)]
-    line = address.rpartition(").")[0] + ")" if ")." in address else ""
+    inside = split_address(address)
+    line = inside[0] if inside is not None else ""  # the line of play: "" is the main line
     for age in range(1, state.age + 1):
         where = address if age == state.age else _age_end(replay, line, age)
         if where is None:
