@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -158,17 +159,22 @@ def _pane(tmux: list[str]) -> str:
     return subprocess.run([*tmux, "capture-pane", "-p", "-t", "rec"], capture_output=True, text=True).stdout
 
 
-@pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
-def test_a_game_typed_in_a_real_terminal(tmp_path):
+def _recording(path: Path, socket: str, then: str) -> tuple[Any, list[str], Path, list[str]]:
+    """``wnotation record PATH`` started in a tmux session ``rec`` (120x30) on its own server, for a bot game of
+    three seats, the shell running ``then`` after it: the game, its typed answers, the path and the tmux prefix."""
     assert TMUX is not None, "tmux is missing in CI: .ci/run installs it"
     target = bot_game(*THREE)
-    answers = script(target)
-    path = tmp_path / "terminal.7wn"
-    tmux = [TMUX, "-L", f"wnotation-record-{os.getpid()}", "-f", os.devnull]
+    tmux = [TMUX, "-L", f"wnotation-{socket}-{os.getpid()}", "-f", os.devnull]
     line = " ".join(shlex.quote(a) for a in [*WNOTATION, "record", str(path), *seat_flags(target)])
     env = {**os.environ, "TERM": "xterm-256color"}
     subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "30", "-c", str(ROOT),
-                    f"{line}; sleep 60"], check=True, env=env, timeout=30)
+                    f"{line}; {then}"], check=True, env=env, timeout=30)
+    return target, script(target), path, tmux
+
+
+@pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
+def test_a_game_typed_in_a_real_terminal(tmp_path):
+    target, answers, path, tmux = _recording(tmp_path / "terminal.7wn", "record", "sleep 60")
     try:
         screen = ""
         deadline = time.monotonic() + 30
@@ -273,15 +279,7 @@ def test_new_asks_in_a_terminal_and_writes_only_the_header_to_its_redirected_out
 
 @pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
 def test_ctrl_c_in_a_terminal_stops_with_every_complete_turn_in_the_file(tmp_path):
-    assert TMUX is not None, "tmux is missing in CI: .ci/run installs it"
-    target = bot_game(*THREE)
-    answers = script(target)
-    path = tmp_path / "stopped.7wn"
-    tmux = [TMUX, "-L", f"wnotation-stop-{os.getpid()}", "-f", os.devnull]
-    line = " ".join(shlex.quote(a) for a in [*WNOTATION, "record", str(path), *seat_flags(target)])
-    env = {**os.environ, "TERM": "xterm-256color"}
-    subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "30", "-c", str(ROOT),
-                    f"{line}; echo EXIT $?; sleep 60"], check=True, env=env, timeout=30)
+    target, answers, path, tmux = _recording(tmp_path / "stopped.7wn", "stop", "echo EXIT $?; sleep 60")
     try:
         for answer in answers[:7]:  # I.1 and I.2, then one action of I.3
             subprocess.run([*tmux, "send-keys", "-t", "rec", "-l", answer + "\r"], check=True, timeout=30)
