@@ -10,13 +10,15 @@ text itself (syntax, names, the checks) is :mod:`wnotation.position_string`'s, w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from .. import position_string as text
 from ..catalog import Card, CatalogError, WonderSide, load
 from ..record import FORMAT_VERSION, Record
 from . import events as ev
 from .state import City, Game, State, Table, initial, pile_owners, view
+
+if TYPE_CHECKING:  # the text side is imported where a string is read or written: a replay from the start needs none
+    from .. import position_string as text
 
 _AGES = {"I": 1, "II": 2, "III": 3}
 #: The free tag that holds a record's start position (spec/position.md §8), from format version 2 on.
@@ -108,6 +110,8 @@ def setup_of(state: State, seed: int | None = None) -> text.Setup:
     Raises ``ValueError`` for the position before Age I is dealt, which has no string."""
     if state.age == 0:
         raise ValueError("the start of the game (before Age I is dealt) has no position string")
+    from .. import position_string as text
+
     seats = tuple(text.SeatSetup(state.table.names[k], c.wonder, c.coins, c.tokens, tuple(zip(c.stage_ages, c.staged)),
                                  c.buildings, state.hands[k], c.picks) for k, c in enumerate(state.cities))
     return text.Setup(state.age, 6 if state.ended else state.turn, state.ended, seats,
@@ -123,6 +127,8 @@ def projection(state: State, seat: int) -> State:
 def to_string(state: State, *, seed: int | None = None, seat: int | None = None) -> str:
     """The canonical position string of ``state``, or with ``seat`` its projection for that seat (no guilds, no
     seed). Raises ``ValueError`` before Age I is dealt. Cost: linear in the cards."""
+    from .. import position_string as text
+
     if seat is not None:
         return text.write(setup_of(projection(state, seat)))
     return text.write(setup_of(state, seed))
@@ -131,6 +137,8 @@ def to_string(state: State, *, seed: int | None = None, seat: int | None = None)
 def from_string(position: str) -> tuple[State, int | None]:
     """The position a string states and its seed (``None`` when it states none). Raises
     :class:`~wnotation.position_string.PositionError` (a ``ValueError``) for an invalid string."""
+    from .. import position_string as text
+
     setup = text.read(position)
     return state_of(setup), setup.seed
 
@@ -174,6 +182,8 @@ def record_start(record: Record) -> Start | None:
         return None
     if sum(1 for t in record.tags if t.name == POSITION_TAG) > 1:
         raise ValueError("a record holds at most one [Position] tag")
+    from .. import position_string as text
+
     setup = text.read(value)
     seats = text.start_problem(setup, [(s.name, s.wonder, s.side) for s in record.seats])
     problem = seats[1] if seats is not None else None

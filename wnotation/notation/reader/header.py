@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ... import catalog as _catalog
-from ... import position_string
 from ...deck import SHUFFLE_ALGORITHM
 from ...record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, UNKNOWN, Deal, Seat, Seed, Span, Tag
 from ...vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
@@ -139,6 +138,8 @@ def _value_offsets(raw: str, at: int) -> list[int]:
 def _read_position(g: Game, values: dict[str, TagEntry]) -> None:
     """Check a version-2 game's ``[Position]`` (spec/position.md §6, §8) and let its first turn follow it; an error
     (``position``) points at the offending character inside the value."""
+    from ... import position_string  # ~10 ms of imports that only a game starting from a position needs
+
     entry = values[POSITION_TAG]
     raw, at = entry[5], entry[6]
     places = _value_offsets(raw, at)
