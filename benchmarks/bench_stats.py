@@ -2,7 +2,7 @@
 
 Usage: ``python benchmarks/bench_stats.py [--games 300] [--plays 1000000] [--repeat 3]``. Reported, never asserted.
 An export of ``--games`` generated games is copied (new game ids, one copy per input number, so the parts are
-those of an export of that many inputs: 100 games a part) until the plays table holds ``--plays`` rows, as a
+those of an export of that many inputs: 250 games a part) until the plays table holds ``--plays`` rows, as a
 Parquet archive directory and as a DuckDB file. For each, best of ``--repeat``:
 
 - ``run_stats`` in this process (DuckDB imported already): wall and CPU seconds (DuckDB's threads included), and
