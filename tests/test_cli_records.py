@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,8 @@ from wnotation.canonical import canonical_purchases, purchase_changes, same_repl
 from wnotation.engine import legal_actions
 from wnotation.engine.bot import play_game
 from wnotation.record import CATEGORIES
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -266,9 +269,25 @@ def test_json_of_several_games_is_an_array(tmp_path):
     ('{"seats": [{"name": "A"}]}', "error: <stdin> is not a valid Record: seats.0.wonder: field required "
                                    "(and 1 more)\n"),
     ("[]", "error: <stdin> holds no Record\n"),
+    # only the first letter is lowered: rule IDs and names keep their case (the whole message was lowered once)
+    ('{"seats": [{"name": "Ann", "wonder": "Gizah", "side": "day"}, {"name": "Bo", "wonder": "Gizah", "side": "day"},'
+     ' {"name": "Cy", "wonder": "Rhodos", "side": "day"}]}',
+     "error: <stdin> is not a valid Record: the document: value error, two seats play the same Wonder (R-BOARD)\n"),
 ])
 def test_json_to_7wn_refuses_bad_documents_in_one_line(document, message):
     assert run("json", "--to-7wn", "-", input=document, code=2).stderr == message
+
+
+def test_json_to_7wn_refuses_a_record_whose_position_string_is_not_valid_in_one_line():
+    """spec/position.md §8: the Record's validator reads the [Position] tag, so a bad one is refused here with
+    the tag and the column named, instead of being written out as 7WN that no reader accepts."""
+    path = ROOT / "replays" / "position-4p-rhodos-from-age-2.7wn"
+    data = json.loads(run("json", str(path)).stdout)
+    tag = next(t for t in data["tags"] if t["name"] == "Position")
+    tag["value"] = tag["value"].replace("coins", "coinz", 1)
+    result = run("json", "--to-7wn", "-", input=json.dumps(data), code=2)
+    assert result.stderr == ("error: <stdin> is not a valid Record: the document: value error, [Position]: position "
+                             "string, column 30: syntax: unknown field 'coinz'\n")
 
 
 def test_json_to_7wn_refuses_a_deeply_nested_document_in_one_line():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -10,6 +11,7 @@ from pydantic import ValidationError
 import wnotation
 from helpers import HEADER
 from wnotation.diagnostics import check_record
+from wnotation.engine import replay
 from wnotation.notation import from_json, parse, to_json, write
 from wnotation.record import Record
 
@@ -92,3 +94,46 @@ def test_the_renamed_models_keep_their_old_names_and_published_schema_names():
     assert "Purchase" in schema["$defs"] and "StatedPurchase" not in schema["$defs"]
     assert '"#/$defs/StatedPurchase"' not in json.dumps(schema)
     assert schema["$defs"]["Purchase"]["title"] == "Purchase"
+
+
+# --- a record that starts from a position (spec/position.md §8) --------------------------------------------------
+
+POSITION_REPLAY = Path(__file__).resolve().parents[1] / "replays" / "position-4p-rhodos-from-age-2.7wn"
+
+
+def _position_data() -> dict:
+    return json.loads(to_json(parse(POSITION_REPLAY.read_text(encoding="utf-8"))))
+
+
+def _position_tag(data: dict) -> dict:
+    return next(t for t in data["tags"] if t["name"] == "Position")
+
+
+def test_a_record_that_starts_from_a_valid_position_validates_and_replays_as_read():
+    data = _position_data()
+    assert replay(_load(data)).scores == replay(parse(POSITION_REPLAY.read_text(encoding="utf-8"))).scores
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: _position_tag(d).update(value=_position_tag(d)["value"].replace("coins", "coinz", 1)),
+     "position string|column"),
+    (lambda d: d["tags"].append(dict(_position_tag(d))), "at most one"),
+    (lambda d: d.update(seed={"algorithm": "SM64-FY", "value": 7}), r"\[Guilds\] or \[Seed\]"),
+    (lambda d: d["seats"][0].update(side="night" if d["seats"][0]["side"] == "day" else "day"), "plays"),
+    (lambda d: d.update(deals=[{"age": 2, "hands": [["?"] * 7] * 4}]), "deal of an Age"),
+])
+def test_a_record_whose_position_breaks_a_rule_of_spec_position_8_is_refused(change, message):
+    """Once made in code or from JSON such a Record only failed when replayed (a ValueError from replay()); the
+    validator now refuses it with the rule it breaks, as the reader refuses the tag."""
+    data = _position_data()
+    change(data)
+    with pytest.raises(ValidationError, match=message):
+        _load(data)
+
+
+def test_a_position_tag_in_version_1_is_a_free_tag_and_is_not_read():
+    data = _position_data()
+    data["format"] = "7WN 1"
+    _position_tag(data)["value"] = "not a position"
+    data["turns"] = []
+    assert _load(data).tag("Position") == "not a position"

@@ -11,7 +11,9 @@ What the engine may assume about a Record (the reader guarantees it; :meth:`Reco
   (a validated Record holds it even when built with another spelling: ``Giza`` becomes ``Gizah``);
 * each action's ``seat`` is in 1..N and no seat acts twice in one turn (actions may be listed in any order: the
   seat says whose they are), in the turns of variations too; each result's ``seat`` is in 1..N, at most one result
-  per seat; every variation has at least one turn.
+  per seat; every variation has at least one turn;
+* from format version 2, at most one ``[Position]`` tag, a valid position string that fits the record
+  (spec/position.md §8; :func:`start_setup`).
 
 The reader also guarantees that card names are printed catalogue names or ``"?"``, guild names are guilds, and
 turns appear in order (Age I..III, turn 1..6 then the optional extra turn 7); the validator leaves these to the
@@ -21,7 +23,7 @@ engine, which reports an unknown name as a finding. Everything else (legality, c
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
@@ -29,6 +31,9 @@ from pydantic.json_schema import SkipJsonSchema
 from . import catalog as _catalog
 from .vocabulary import CATEGORIES as CATEGORIES  # re-exported: the Record's users import it from here
 from .vocabulary import EXPANSIONS as _EXPANSIONS
+
+if TYPE_CHECKING:  # imported where a [Position] tag is read: a record that starts at the beginning needs none
+    from .position_string import Setup
 
 UNKNOWN = "?"
 Use = Literal["build", "stage", "sell"]
@@ -40,6 +45,9 @@ FORMAT_VERSION = "7WN 1"
 #: variations (§6.1).
 FORMAT_VERSIONS: tuple[str, ...] = ("7WN 1", "7WN 2")
 EDITION = "2e"
+#: The tag that holds a record's start position (spec/position.md §8): from format version 2 on, the record's
+#: first position; in version 1 a free tag without meaning.
+POSITION_TAG = "Position"
 
 
 class Span(BaseModel):
@@ -294,6 +302,13 @@ class Record(_Model):
             if result.seat in stated:
                 raise ValueError(f"two results for seat {result.seat}")
             stated.add(result.seat)
+        if self.format != FORMAT_VERSION and any(t.name == POSITION_TAG for t in self.tags):
+            try:
+                start_setup(self)
+            except ValueError as exc:
+                text = str(exc)
+                raise ValueError(text if text.startswith("[Position]") else f"[Position]: position string, {text}") \
+                    from None
         return self
 
     @property
@@ -317,6 +332,42 @@ def _check_seats(turns: tuple[Turn, ...], n: int) -> None:
             seen.add(action.seat)
         for variation in turn.variations:
             _check_seats(variation.turns, n)
+
+
+def position_tag(record: Record) -> str | None:
+    """The value of ``record``'s ``[Position]`` tag when it starts from a position (format version 2 and later;
+    in version 1 the tag is a free tag without meaning), else ``None``."""
+    if record.format == FORMAT_VERSION:
+        return None
+    return record.tag(POSITION_TAG)
+
+
+def start_setup(record: Record) -> Setup | None:
+    """The position ``record`` starts from (spec/position.md §8), read from its ``[Position]`` tag, or ``None`` when
+    it starts at the beginning. The one statement of §8's rules for a Record: the validator of a Record made in code
+    or from JSON applies them, and the engine asks for the position here. (The reader applies the same rules
+    itself, to point at the offending character of the tag.)
+
+    Raises :class:`~wnotation.position_string.PositionError` (a ``ValueError``) for a string that is not valid,
+    and ``ValueError`` for a second ``[Position]`` tag, seats other than the record's, a ``Guilds`` or ``Seed`` of
+    its own, or a deal of an Age the position has started."""
+    value = position_tag(record)
+    if value is None:
+        return None
+    if sum(1 for t in record.tags if t.name == POSITION_TAG) > 1:
+        raise ValueError("a record holds at most one [Position] tag")
+    from . import position_string  # ~10 ms of imports that only a record starting from a position needs
+
+    setup = position_string.read(value)
+    seats = position_string.start_problem(setup, [(s.name, s.wonder, s.side) for s in record.seats])
+    problem = seats[1] if seats is not None else None
+    if problem is None and (record.guilds is not None or record.seed is not None):
+        problem = "a record that starts from a position states no [Guilds] or [Seed]: the position holds them"
+    if problem is None and any(d.age <= setup.age for d in record.deals):
+        problem = f"a deal of an Age the position at {setup.address} has started"
+    if problem is not None:
+        raise ValueError(f"[Position]: {problem}")
+    return setup
 
 
 def has_variations(record: Record) -> bool:

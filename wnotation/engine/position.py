@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..catalog import Card, CatalogError, WonderSide, load
-from ..record import FORMAT_VERSION, Record
+from ..record import POSITION_TAG as POSITION_TAG  # re-exported: the engine's users import it from here too
+from ..record import Record, start_setup
+from ..record import position_tag as position_tag
 from . import events as ev
 from .state import City, Game, State, Table, initial, pile_owners, view
 
@@ -21,8 +23,6 @@ if TYPE_CHECKING:  # the text side is imported where a string is read or written
     from .. import position_string as text
 
 _AGES = {"I": 1, "II": 2, "III": 3}
-#: The free tag that holds a record's start position (spec/position.md §8), from format version 2 on.
-POSITION_TAG = "Position"
 
 
 def card(name: str, age: int = 3) -> Card:
@@ -162,35 +162,11 @@ class Start:
     seed: int | None
 
 
-def position_tag(record: Record) -> str | None:
-    """The value of ``record``'s ``[Position]`` tag when it starts from a position (format version 2 and later;
-    in version 1 the tag is a free tag without meaning), else ``None``."""
-    if record.format == FORMAT_VERSION:
-        return None
-    return record.tag(POSITION_TAG)
-
-
 def record_start(record: Record) -> Start | None:
     """The position ``record`` starts from (spec/position.md §8), or ``None`` when it starts at the beginning.
 
-    The reader refuses every record this would refuse, so a ``ValueError`` here means a Record made otherwise
-    (built in code, or JSON) that breaks a rule of spec/position.md §8: a second ``[Position]`` tag, an invalid
-    string (:class:`~wnotation.position_string.PositionError`), seats other than the record's, a ``Guilds`` or
-    ``Seed`` of its own, a deal of an Age already started, or builds from the discard pile owed."""
-    value = position_tag(record)
-    if value is None:
-        return None
-    if sum(1 for t in record.tags if t.name == POSITION_TAG) > 1:
-        raise ValueError("a record holds at most one [Position] tag")
-    from .. import position_string as text
-
-    setup = text.read(value)
-    seats = text.start_problem(setup, [(s.name, s.wonder, s.side) for s in record.seats])
-    problem = seats[1] if seats is not None else None
-    if problem is None and (record.guilds is not None or record.seed is not None):
-        problem = "a record that starts from a position states no [Guilds] or [Seed]: the position holds them"
-    if problem is None and any(d.age <= setup.age for d in record.deals):
-        problem = f"a deal of an Age the position at {setup.address} has started"
-    if problem is not None:
-        raise ValueError(f"[Position]: {problem}")
-    return Start(state_of(setup), setup.seed)
+    A validated Record, and every Record the reader makes, fits §8. A ``ValueError`` here
+    (:func:`~wnotation.record.start_setup`'s) means a Record made without validation (``model_copy``,
+    ``model_construct``) that breaks one of its rules."""
+    setup = start_setup(record)
+    return None if setup is None else Start(state_of(setup), setup.seed)

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ... import catalog as _catalog
 from ...deck import SHUFFLE_ALGORITHM
-from ...record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, UNKNOWN, Deal, Seat, Seed, Span, Tag
+from ...record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, Seat, Seed, Span, Tag
 from ...vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
 from ..errors import RosterError, TagError, UnknownNameError
@@ -31,8 +31,6 @@ _DEAL_AGE = {"DealI": 1, "DealII": 2, "DealIII": 3}
 _HAND = 7
 _SIDES = {"day": "day", "night": "night", "a": "day", "b": "night"}
 _STRING_RE = re.compile(lexical.TERMINALS["STRING"])
-#: The tag a game of version 2 starts from (spec/position.md §8); in version 1 a free tag like any other.
-POSITION_TAG = "Position"
 
 #: One tag as a route lexed it: ``(name, name_at, at, line, column, values, values_at)``: its name and where it is
 #: written, where its ``[`` is (offset, 1-based line and column in the game's text), and its strings as written
