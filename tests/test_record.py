@@ -116,8 +116,8 @@ def test_a_record_that_starts_from_a_valid_position_validates_and_replays_as_rea
 
 @pytest.mark.parametrize("change, message", [
     (lambda d: _position_tag(d).update(value=_position_tag(d)["value"].replace("coins", "coinz", 1)),
-     "position string|column"),
-    (lambda d: d["tags"].append(dict(_position_tag(d))), "at most one"),
+     r"\[Position\]: position string, column \d+: syntax: "),
+    (lambda d: d["tags"].append(dict(_position_tag(d))), r"\[Position\]: a record holds at most one \[Position\] tag"),
     (lambda d: d.update(seed={"algorithm": "SM64-FY", "value": 7}), r"\[Guilds\] or \[Seed\]"),
     (lambda d: d["seats"][0].update(side="night" if d["seats"][0]["side"] == "day" else "day"), "plays"),
     (lambda d: d.update(deals=[{"age": 2, "hands": [["?"] * 7] * 4}]), "deal of an Age"),

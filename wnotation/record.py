@@ -306,9 +306,10 @@ class Record(_Model):
             try:
                 start_setup(self)
             except ValueError as exc:
-                text = str(exc)
-                raise ValueError(text if text.startswith("[Position]") else f"[Position]: position string, {text}") \
-                    from None
+                from .position_string import PositionError
+
+                bad_string = isinstance(exc, PositionError)  # its message is "column N: check: ..."
+                raise ValueError(f"[Position]: position string, {exc}" if bad_string else str(exc)) from None
         return self
 
     @property
@@ -349,13 +350,13 @@ def start_setup(record: Record) -> Setup | None:
     itself, to point at the offending character of the tag.)
 
     Raises :class:`~wnotation.position_string.PositionError` (a ``ValueError``) for a string that is not valid,
-    and ``ValueError`` for a second ``[Position]`` tag, seats other than the record's, a ``Guilds`` or ``Seed`` of
-    its own, or a deal of an Age the position has started."""
+    and ``ValueError`` for a second ``[Position]`` tag, seats other than the record's or one owed a build from the
+    discard pile, a ``Guilds`` or ``Seed`` of its own, or a deal of an Age the position has started."""
     value = position_tag(record)
     if value is None:
         return None
     if sum(1 for t in record.tags if t.name == POSITION_TAG) > 1:
-        raise ValueError("a record holds at most one [Position] tag")
+        raise ValueError("[Position]: a record holds at most one [Position] tag")
     from . import position_string  # ~10 ms of imports that only a record starting from a position needs
 
     setup = position_string.read(value)
