@@ -147,6 +147,23 @@ def test_every_run_gives_the_same_parts(tmp_path, exported):
     assert again.pieces == -(-len(corpus()) // 7)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_is_told_the_games_of_each_piece_once_written(tmp_path, jobs):
+    """export(progress=...) drives the CLI's progress bar: one call a piece once its parts are written, with its
+    number of games, so the calls add up to the games exported; an input read whole (no game in it) is one call."""
+    src = corpus_file(tmp_path)
+    (tmp_path / "empty.7wn").write_text("", encoding="utf-8")
+    steps: list[int] = []
+    summary = export([src, tmp_path / "empty.7wn", src], tmp_path / "out", piece_games=7, jobs=jobs,
+                     progress=steps.append)
+    per_file = [7] * (len(corpus()) // 7) + ([len(corpus()) % 7] if len(corpus()) % 7 else [])
+    if jobs == 1:
+        assert steps == per_file + [0] + per_file  # in input order
+    else:  # an input read whole is told at once, while earlier pieces are still with the workers
+        assert sorted(steps) == sorted(per_file + [0] + per_file)
+    assert sum(steps) == summary.games == 2 * len(corpus())
+
+
 def test_bad_input_is_rows_and_counted_while_the_rest_exports(tmp_path):
     good = write(corpus()[0])
     broken = good.replace("\nI.2 ", "\nI.2 Nonsense Card ", 1)

@@ -1,5 +1,5 @@
-"""The progress bar of long runs, for real: in a terminal (a tmux pane) ``generate``, ``check`` and ``fmt --check``
-show one on stderr once they have run for about a second; with stderr piped there is none.
+"""The progress bar of long runs, for real: in a terminal (a tmux pane) ``generate``, ``check``, ``fmt --check`` and
+``export`` show one on stderr once they have run for about a second; with stderr piped there is none.
 
 Needs tmux (Debian package ``tmux``; ``.ci/run`` installs it). Without tmux the terminal test is skipped, except
 in CI (``CI`` set), where it must run.
@@ -49,8 +49,9 @@ COMMANDS = {
     "generate": ["generate", "-p", "3", "-s", "1", "--count", "100000"],
     "check": ["check", "{archive}"],
     "fmt --check": ["fmt", "--check", "{archive}"],
+    "export": ["export", "{archive}", "-o", "{archive}-parts"],
 }
-WORDS = {"generate": "generating", "check": "checking", "fmt --check": "formatting"}
+WORDS = {"generate": "generating", "check": "checking", "fmt --check": "formatting", "export": "exporting"}
 
 
 @pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")

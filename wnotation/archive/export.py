@@ -208,11 +208,12 @@ def _run_local(out: str, work: Iterator[Piece], jobs: int, done: Callable[[dict[
 
 def export(inputs: Sequence[Input], out: str | os.PathLike[str] | None = None, *,
            duckdb_file: str | os.PathLike[str] | None = None, jobs: int = 1, scheduler: str | None = None,
-           piece_games: int = PIECE_GAMES) -> ExportSummary:
+           piece_games: int = PIECE_GAMES, progress: Callable[[int], None] | None = None) -> ExportSummary:
     """Export the games of ``inputs`` (paths, or ``(source, text)`` pairs) as an archive: Parquet parts under
     ``out`` and/or the tables of the DuckDB file ``duckdb_file`` (replaced if they exist). ``jobs`` worker
     processes (0: one per core), or the Dask cluster at ``scheduler`` (its workers must reach ``out`` at the same
-    path and have wnotation installed). Returns the summary; raises :class:`ArchiveError` when DuckDB (or, for a
+    path and have wnotation installed). ``progress`` is called with the number of games of each piece once its
+    parts are written, and of each input read whole (a progress bar's steps). Returns the summary; raises :class:`ArchiveError` when DuckDB (or, for a
     scheduler, dask.distributed) is missing or an output cannot be used."""
     if out is None and duckdb_file is None:
         raise ArchiveError("nowhere to export to: give an output directory, a DuckDB file or both")
@@ -232,12 +233,16 @@ def export(inputs: Sequence[Input], out: str | os.PathLike[str] | None = None, *
         def whole(k: int, rows: Rows) -> None:
             write_part(out_dir, k, 0, rows.tables)
             summary.add(rows.counts())
+            if progress is not None:
+                progress(rows.games)
 
         work = pieces(inputs, piece_games, whole)
 
         def done(counts: dict[str, int]) -> None:
             summary.pieces += 1
             summary.add(counts)
+            if progress is not None:
+                progress(counts["games"])
 
         if scheduler is not None:
             from .cluster import run_export

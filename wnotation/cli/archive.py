@@ -13,6 +13,7 @@ import click
 
 from .errors import EXIT_FINDINGS, EXIT_OK, UserError
 from .inputs import RECORD_PATH, STDIN, STDIN_NAME, expand
+from .progress import Progress, games_in
 
 EXPORT_EPILOG = """\b
 The archive's tables (games, seats, plays, military, findings) are documented in
@@ -27,10 +28,11 @@ Examples:
   wnotation export big/ -o /shared/archive --scheduler tcp://10.0.0.5:8786"""
 
 
-def _inputs(paths: tuple[str, ...]) -> list[Any]:
+def _inputs(found: list[str]) -> list[Any]:
+    """The inputs of :func:`~wnotation.archive.export.export` for the expanded paths ``found``: standard input
+    read here, as ``(name, text)``."""
     from ..diagnostics import stdin_text
 
-    found = expand(paths)
     return [(STDIN_NAME, stdin_text()) if p == STDIN else p for p in found]
 
 
@@ -61,10 +63,13 @@ def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, job
 
     if out is None and duckdb_file is None:
         raise click.UsageError("give an output: -o DIR, --duckdb FILE or both")
-    inputs = _inputs(paths)
+    found = expand(paths)
+    inputs = _inputs(found)
     try:
-        with batch_collection():  # forked --jobs workers inherit the policy, as check's do
-            summary = run_export(inputs, out, duckdb_file=duckdb_file, jobs=jobs, scheduler=scheduler)
+        with batch_collection(), Progress("exporting", lambda: games_in(found)) as progress:
+            # forked --jobs workers inherit the collector policy, as check's do
+            summary = run_export(inputs, out, duckdb_file=duckdb_file, jobs=jobs, scheduler=scheduler,
+                                 progress=progress.advance)
     except _archive_errors() as exc:
         raise UserError(str(exc)) from None
     click.echo(str(summary))
@@ -131,7 +136,7 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     if any(p == STDIN for p in paths) or not all(_is_archive(p) for p in paths):
-        sources: list[Any] = _inputs(paths)
+        sources: list[Any] = _inputs(expand(paths))
     else:
         sources = list(paths)
     filters = Filters(players, event, date_from, date_to, player)
