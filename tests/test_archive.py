@@ -164,6 +164,12 @@ def test_progress_is_told_the_games_of_each_piece_once_written(tmp_path, jobs):
     assert sum(steps) == summary.games == 2 * len(corpus())
 
 
+def test_stats_of_7wn_files_tell_progress_the_games_read(tmp_path):
+    steps: list[int] = []
+    reports = run_stats([str(corpus_file(tmp_path))], progress=steps.append)
+    assert sum(steps) == len(corpus()) and steps and reports
+
+
 def test_bad_input_is_rows_and_counted_while_the_rest_exports(tmp_path):
     good = write(corpus()[0])
     broken = good.replace("\nI.2 ", "\nI.2 Nonsense Card ", 1)

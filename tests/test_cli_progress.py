@@ -1,5 +1,6 @@
-"""The progress bar of long runs, for real: in a terminal (a tmux pane) ``generate``, ``check``, ``fmt --check`` and
-``export`` show one on stderr once they have run for about a second; with stderr piped there is none.
+"""The progress bar of long runs, for real: in a terminal (a tmux pane) ``generate``, ``check``, ``fmt --check``,
+``export`` and ``stats`` of 7WN files show one on stderr once they have run for about a second; with stderr piped
+there is none.
 
 Needs tmux (Debian package ``tmux``; ``.ci/run`` installs it). Without tmux the terminal test is skipped, except
 in CI (``CI`` set), where it must run.
@@ -50,8 +51,10 @@ COMMANDS = {
     "check": ["check", "{archive}"],
     "fmt --check": ["fmt", "--check", "{archive}"],
     "export": ["export", "{archive}", "-o", "{archive}-parts"],
+    "stats": ["stats", "{archive}"],
 }
-WORDS = {"generate": "generating", "check": "checking", "fmt --check": "formatting", "export": "exporting"}
+WORDS = {"generate": "generating", "check": "checking", "fmt --check": "formatting", "export": "exporting",
+         "stats": "reading"}
 
 
 @pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")

@@ -16,7 +16,7 @@ from datetime import date
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .store import ArchiveError, duckdb, insert_all, is_archive_dir, read_parquet_tables
 
@@ -77,10 +77,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def connect(sources: Sequence[Any]) -> Any:
+def connect(sources: Sequence[Any], progress: Callable[[int], None] | None = None) -> Any:
     """A DuckDB connection holding the archive of ``sources``: one Parquet archive directory, one DuckDB file
-    (opened read-only), or 7WN inputs (paths, or ``(source, text)`` pairs) exported into memory. Raises
-    :class:`ArchiveError` for a mix of kinds or a missing DuckDB."""
+    (opened read-only), or 7WN inputs (paths, or ``(source, text)`` pairs) exported into memory, ``progress``
+    told the games of each piece read (as :func:`~.export.export` tells it). Raises :class:`ArchiveError` for a
+    mix of kinds or a missing DuckDB."""
     db = duckdb()
     paths = [s for s in sources if not isinstance(s, tuple)]
     if len(sources) == 1 and paths and Path(paths[0]).is_dir() and is_archive_dir(paths[0]):
@@ -101,7 +102,10 @@ def connect(sources: Sequence[Any]) -> Any:
     scratch = _Scratch(con)
     rows = Rows()
     for piece in pieces(sources, on_rows=lambda k, whole: rows.add(whole)):
-        rows.add(piece_rows(piece.text, piece.source, piece.input_number, piece.first_game, piece.line0))
+        part = piece_rows(piece.text, piece.source, piece.input_number, piece.first_game, piece.line0)
+        rows.add(part)
+        if progress is not None:
+            progress(part.games)
         if len(rows.tables["plays"]) > 50_000:
             scratch.flush(rows)
     scratch.flush(rows)
@@ -141,11 +145,12 @@ def prepare(con: Any, filters: Filters) -> None:
     con.execute("CREATE OR REPLACE TEMP TABLE picked_games AS " + sql, filters.parameters(sql))
 
 
-def run_stats(sources: Sequence[Any], filters: Filters = Filters(), queries: Sequence[str] | None = None
-              ) -> list[Report]:
-    """The standard reports on the archive of ``sources`` (see :func:`connect`): :data:`QUERIES`, or with
-    ``filters.player`` the player's record (:data:`PLAYER_QUERIES`)."""
-    con = connect(sources)
+def run_stats(sources: Sequence[Any], filters: Filters = Filters(), queries: Sequence[str] | None = None,
+              progress: Callable[[int], None] | None = None) -> list[Report]:
+    """The standard reports on the archive of ``sources`` (see :func:`connect`, which tells ``progress`` the games
+    of 7WN inputs as it reads them): :data:`QUERIES`, or with ``filters.player`` the player's record
+    (:data:`PLAYER_QUERIES`)."""
+    con = connect(sources, progress)
     try:
         prepare(con, filters)
         chosen = queries or (PLAYER_QUERIES if filters.player is not None else QUERIES)

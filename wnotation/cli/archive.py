@@ -135,16 +135,18 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
 
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
+    found: list[str] = []  # 7WN inputs, read and replayed first (a progress bar counts them)
     if any(p == STDIN for p in paths) or not all(_is_archive(p) for p in paths):
-        sources: list[Any] = _inputs(expand(paths))
+        found = expand(paths)
+        sources: list[Any] = _inputs(found)
     else:
         sources = list(paths)
     filters = Filters(players, event, date_from, date_to, player)
     if only and any((name in PLAYER_REPORTS) != (player is not None) for name in only if name != "overview"):
         raise click.UsageError("the player and player_games reports need --player, the others go without it")
     try:
-        with batch_collection():
-            reports = run_stats(sources, filters, only or None)
+        with batch_collection(), Progress("reading", lambda: games_in(found)) as progress:
+            reports = run_stats(sources, filters, only or None, progress=progress.advance)
     except _archive_errors() as exc:
         raise UserError(str(exc)) from None
     if as_json:

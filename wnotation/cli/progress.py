@@ -1,5 +1,5 @@
-"""The progress bar of long runs (``check``, ``fmt --check/--write``, ``generate``, ``export``): on stderr, only on
-a terminal, only once a run has lasted a second."""
+"""The progress bar of long runs (``check``, ``fmt --check/--write``, ``generate``, ``export``, ``stats`` of 7WN
+files): on stderr, only on a terminal, only once a run has lasted a second."""
 
 from __future__ import annotations
 
