@@ -213,8 +213,9 @@ def export(inputs: Sequence[Input], out: str | os.PathLike[str] | None = None, *
     ``out`` and/or the tables of the DuckDB file ``duckdb_file`` (replaced if they exist). ``jobs`` worker
     processes (0: one per core), or the Dask cluster at ``scheduler`` (its workers must reach ``out`` at the same
     path and have wnotation installed). ``progress`` is called with the number of games of each piece once its
-    parts are written, and of each input read whole (a progress bar's steps). Returns the summary; raises :class:`ArchiveError` when DuckDB (or, for a
-    scheduler, dask.distributed) is missing or an output cannot be used."""
+    parts are written, and of each input read whole (a progress bar's steps). Returns the summary; raises
+    :class:`ArchiveError` when DuckDB (or, for a scheduler, dask.distributed) is missing or an output cannot be
+    used."""
     if out is None and duckdb_file is None:
         raise ArchiveError("nowhere to export to: give an output directory, a DuckDB file or both")
     duckdb()
