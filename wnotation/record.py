@@ -306,14 +306,13 @@ class Record(_Model):
             if result.seat in stated:
                 raise ValueError(f"two results for seat {result.seat}")
             stated.add(result.seat)
-        if self.format != FORMAT_VERSION and any(t.name == POSITION_TAG for t in self.tags):
-            try:
-                start_setup(self)
-            except ValueError as exc:
-                from .position_string import PositionError
+        try:
+            start_setup(self)  # None at once for a record that starts at the beginning
+        except ValueError as exc:
+            from .position_string import PositionError
 
-                bad_string = isinstance(exc, PositionError)  # its message is "column N: check: ..."
-                raise ValueError(f"[Position]: position string, {exc}" if bad_string else str(exc)) from None
+            bad_string = isinstance(exc, PositionError)  # its message is "column N: check: ..."
+            raise ValueError(f"[Position]: position string, {exc}" if bad_string else str(exc)) from None
         return self
 
     @property
