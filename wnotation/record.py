@@ -49,6 +49,11 @@ EDITION = "2e"
 #: first position; in version 1 a free tag without meaning.
 POSITION_TAG = "Position"
 
+#: Variations nest at most this deep (spec 6.1): a variation inside a variation is depth 2. The reader refuses a
+#: deeper ``(`` at the bracket, the validator refuses a deeper Record, so no route (text, JSON, engine) recurses
+#: further than this.
+MAX_VARIATION_DEPTH = 32
+
 
 class Span(BaseModel):
     """Where an element starts in its source text (1-based line and column, 0-based offset)."""
