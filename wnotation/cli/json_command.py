@@ -84,7 +84,7 @@ def _records_from_json(file: str) -> list[Record]:
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         msg = first["msg"]  # pydantic's "Value error, ..." in the one-line style; names in it keep their case
         raise UserError(f"{which}{source} is not a valid Record: {where}: {msg[:1].lower()}{msg[1:]}{more}") from None
-    except ValueError as exc:  # not JSON, or nested too deeply: the message starts "not JSON: "
+    except ValueError as exc:  # "not JSON: ...", or nested deeper than any Record: "not a Record: ..."
         raise UserError(f"{source} is {one_line(str(exc))}") from None
     if not records:
         raise UserError(f"{source} holds no Record")

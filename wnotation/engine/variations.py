@@ -94,9 +94,15 @@ class _Line:
 
     def kept(self, key: tuple[int, int]) -> dict[int, tuple[Play, str]]:
         """Seat -> (its play at turn ``key``, the name of the line that writes it)."""
-        found = self.parent.kept(key) if self.parent is not None else {}
-        for p in self.plays.get(key, ()):
-            found[p.seat] = (p, self.name)
+        chain: list[_Line] = []
+        line: _Line | None = self
+        while line is not None:  # a loop, not a recursion: no nesting depth reaches Python's recursion limit
+            chain.append(line)
+            line = line.parent
+        found: dict[int, tuple[Play, str]] = {}
+        for outer in reversed(chain):  # the main line first, so the innermost line that writes a seat wins
+            for p in outer.plays.get(key, ()):
+                found[p.seat] = (p, outer.name)
         return found
 
 
@@ -109,8 +115,28 @@ def replay_variations(main: Run) -> Mapping[str, VariationReplay]:
     return MappingProxyType(out)
 
 
+#: A variation to replay: the run and line it branches from, the variation, the key of the turn it replaces, its
+#: address.
+_Branch = tuple[Run, Variation, tuple[int, int], str, _Line]
+
+
 def _branches(run: Run, turns: Sequence[Turn], line: _Line, dealt: dict[int, dealing.Hands],
               out: dict[str, VariationReplay]) -> None:
+    """Replay the variations of ``turns`` (of ``run``'s ``line``) and those nested in them into ``out``, in text
+    order: depth first, with a stack of its own rather than recursion, so any nesting replays."""
+    stack = _children(run, turns, line)
+    stack.reverse()
+    while stack:
+        parent, variation, key, where, outer = stack.pop()
+        replayed, inner, inner_line = _replay_one(parent, variation, key, where, outer, dealt)
+        out[where] = replayed
+        if inner is not None and inner_line is not None:
+            stack.extend(reversed(_children(inner, variation.turns, inner_line)))
+
+
+def _children(run: Run, turns: Sequence[Turn], line: _Line) -> list[_Branch]:
+    """The variations of ``turns``, the turns of ``run``'s ``line``, in order."""
+    found: list[_Branch] = []
     seen: set[tuple[int, int]] = set()
     for turn in turns:
         key = (turn.age, turn.number)
@@ -118,11 +144,8 @@ def _branches(run: Run, turns: Sequence[Turn], line: _Line, dealt: dict[int, dea
             continue
         seen.add(key)
         for k, variation in enumerate(turn.variations, 1):
-            where = f"{line.prefix}{turn.label}({k})"
-            replayed, inner, inner_line = _replay_one(run, variation, key, where, line, dealt)
-            out[where] = replayed
-            if inner is not None and inner_line is not None:
-                _branches(inner, variation.turns, inner_line, dealt, out)
+            found.append((run, variation, key, f"{line.prefix}{turn.label}({k})", line))
+    return found
 
 
 def _replay_one(parent: Run, variation: Variation, key: tuple[int, int], where: str, line: _Line,
