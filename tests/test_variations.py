@@ -255,6 +255,35 @@ def test_R_PASS_a_changed_card_makes_the_next_seats_kept_action_illegal_inside_t
     assert rp.variation_findings == (f,)
 
 
+def test_R_DECK__a_variations_turn_gets_the_deck_check_the_same_turn_gets_on_the_main_line():
+    """``( I.1 Tavern | Altar | Altar )`` on a 3-player game replayed with no finding (issue 27 item 4); the same
+    turn on the main line gives two R-DECK errors, and the variation now gives the same two, at its own line."""
+    wrong = "I.1 Tavern | Altar | Altar"
+    main = replay(parse(HEADER2 + f"\n{wrong}\n"))
+    rp = replay(parse(HEADER2 + f"\nI.1 Lumber Yard | Stone Pit | Clay Pool\n( {wrong} )\nI.2 Baths | Loom | Ore Vein\n"))
+    assert rp.findings == ()
+    assert [(f.rule, f.seat, f.message) for f in main.findings] == [
+        ("R-DECK", 1, "Tavern is not in the Age I deck for 3 players"),
+        ("R-DECK", 3, "Altar: the Age I deck for 3 players holds 1 copy, this is copy 2")]
+    assert [(f.rule, f.seat, f.message) for f in rp.variation_findings] == [
+        (f.rule, f.seat, f.message) for f in main.findings]
+    assert {(f.address, f.span.line) for f in rp.variation_findings} == {("I.1(1).I.1", 9)}
+
+
+def test_R_DECK__a_variation_counts_the_cards_still_in_the_hands_it_stops_with():
+    """Ada's Altar (main line, I.2) is in Cyd's hand at I.1 (hands pass left): a variation where Bob builds another
+    Altar from an unseen slot of his hand and stops there holds two Altars, one more than a 3-player deck. (Had Bob
+    built the Altar of his own hand, Cyd's on I.2, there would be one.)"""
+    text = HEADER2 + "\nI.1 Lumber Yard | Stone Pit | Clay Pool\n( I.1 Bob: Altar )\nI.2 Altar | Loom | Baths\n"
+    fine = HEADER2 + "\nI.1 Lumber Yard | Stone Pit | Clay Pool\n( I.1 Bob: Altar )\nI.2 Baths | Loom | Altar\n"
+    assert replay(parse(fine)).variation_findings == ()
+    rp = replay(parse(text))
+    assert rp.findings == ()
+    [f] = rp.variation_findings
+    assert (f.rule, f.address, f.seat) == ("R-DECK", "I.1(1).I.1", 2)
+    assert f.message == "Altar: the Age I deck for 3 players holds 1 copy, this is copy 2"
+
+
 def test_positions_inside_a_variation_are_addressable():
     rp = replay(parse(TEACHING))
     assert rp.variations["I.2(1)"].addresses == ("I.2(1).I.2", "I.2(1).I.3")
@@ -495,8 +524,12 @@ def test_the_viewers_data_carries_each_variation_with_its_positions_and_findings
     assert v["positions"][1]["findings"] == [0] and v["positions"][0]["findings"] == []
     assert [a["seat"] for a in v["positions"][0]["played"]["actions"]] == [3]
     assert "East Trading Post" in v["positions"][0]["cities"][2]["buildings"]["yellow"]
-    seen = game_data(record, rp, view_seat=1)["variations"][0]  # Ada's view: Cyd's hand unknown, so no finding
-    assert seen["findings"] == [] and seen["positions"][1]["address"] == "I.1(1).I.2"
+    # Ada's view: Cyd's hand unknown, so not the finding that her card is not in her hand; but both East Trading
+    # Posts are built in the open, one more than a 3-player deck holds (the deck check of a variation, issue 27)
+    seen = game_data(record, rp, view_seat=1)["variations"][0]
+    assert [(f["rule"], f["address"], f["seat"]) for f in seen["findings"]] == [("R-DECK", "I.1(1).I.2", 1)]
+    assert "East Trading Post: the Age I deck for 3 players holds 1 copy" in seen["findings"][0]["message"]
+    assert seen["positions"][1]["address"] == "I.1(1).I.2"
     assert seen["positions"][1]["cities"][2].get("hand") != v["positions"][1]["cities"][2].get("hand")
     plain = parse(HEADER2 + "\nI.1 Lumber Yard | Stone Pit | Clay Pool\n")
     assert game_data(plain, replay(plain))["variations"] == []

@@ -179,17 +179,46 @@ def _replay_one(parent: Run, variation: Variation, key: tuple[int, int], where: 
     run.branch_at = frozenset((t.age, t.number) for t in variation.turns if t.variations)
     age, number = key
     going = run.age(age, number)
+    _check_deck(run, own, key, age)
     while going and age < 3:
         age += 1
+        from_line = age in dealt  # else run.hands rebuilds the Age's hands from the variation and checks them
         run.apply(deal_events(age, run.hands(age)))
         run.mark()
         going = run.age(age)
+        if from_line:
+            _check_deck(run, own, key, age)
     sheet = score([city_view(c) for c in run.game.cities]) if run.game.finished else None
     found = tuple(_placed(f, where, kept) for f in run.findings)
     events = tuple(run.events)
     replayed = VariationReplay(where, label, line.prefix[:-1], events, found,
                                Positions(start, events, MappingProxyType(dict(run.marks))), sheet)
     return replayed, run, own
+
+
+def _check_deck(run: Run, line: _Line, key: tuple[int, int], age: int) -> None:
+    """The deck check (R-DECK) of the main line, for the cards of ``age`` in a variation's line of play, added to
+    ``run``'s findings at the variation's own turns: the cards its line used in the Age (the lines outside it before
+    ``key``, the turn it replaces; its own plays from there), and the named cards still in the hands where it stops
+    (the hands it was dealt hold the cards the main line shows leaving them). A play already reported as not in its
+    hand (R-DECK, R-PASS) is not counted again."""
+    ours = [t for a, t in run.decoded.order if a == age]
+    if not ours:
+        return
+    first = key[1] if key[0] == age else 1
+    plays: dict[int, Sequence[Play]] = {}
+    for t in range(1, 8):
+        if t < first:
+            plays[t] = [p for _, (p, _) in sorted(line.kept((age, t)).items())]
+        elif (age, t) in run.decoded.plays:
+            plays[t] = run.decoded.plays[(age, t)]
+    reported = {(f.address, f.seat) for f in run.findings if f.rule in ("R-DECK", "R-PASS")}
+    _, per_hand = dealing.rebuild(age, run.record.players, plays)
+    uses = [u for hand in per_hand for u in hand if (u[1], u[2]) not in reported]
+    held = address(age, 0)  # counted first, so that a copy too many is one the variation plays
+    uses += [(c, held, None, None) for hand in run.game.hands for c in hand if c is not None]
+    mine = {address(age, t) for t in ours}
+    run.findings += [f for f in dealing.check_deck(age, run.record.players, run.guilds, uses) if f.address in mine]
 
 
 def _effective(written: Decoded, line: _Line) -> tuple[Decoded, dict[tuple[str, int], str]]:
