@@ -171,6 +171,8 @@ def _replay_one(parent: Run, variation: Variation, key: tuple[int, int], where: 
     own = _Line(written.plays, line, f"variation {where}", where + ".")
     run = Run(parent.record.model_copy(update={"turns": ()}))
     decoded, kept = _effective(written, own)
+    if key[1] == 7:
+        _turn_six(decoded, own, key[0])
     run.decoded = decoded
     run.findings = list(written.findings)
     run.start = start
@@ -240,6 +242,18 @@ def _effective(written: Decoded, line: _Line) -> tuple[Decoded, dict[tuple[str, 
         d.spans[key] = span
         d.order.append(key)
     return d, kept
+
+
+def _turn_six(decoded: Decoded, line: _Line, age: int) -> None:
+    """For a variation that starts at Babylon Night's extra turn (``A.7``): the turn-6 plays of the lines outside
+    it, whose pick clauses name the builds from the discard pile made after the extra turn (R-HALI-LAST), which
+    the variation plays too. Only their picks are read (the run starts after turn 6 and never replays it), and the
+    turn is not one of the variation's (``order``), so no finding is placed on it."""
+    six = (age, 6)
+    span = decoded.spans.get((age, 7))  # a pick's finding points into the variation, as a kept action's does
+    plays = [p._replace(span=span, pick_span=span) for _, (p, _) in sorted(line.kept(six).items())]
+    decoded.plays[six] = plays
+    decoded.picked[six] = any(p.pick for p in plays)
 
 
 def _placed(f: Finding, where: str, kept: dict[tuple[str, int], str]) -> Finding:
