@@ -21,6 +21,7 @@ from ...record import (
     EDITION,
     FORMAT_VERSION,
     GLYPHS,
+    MAX_VARIATION_DEPTH,
     NO_ANNOTATION,
     UNKNOWN,
     Action,
@@ -110,12 +111,13 @@ class Line:
     """A line of play being read: the main line, or a variation open since its ``(`` at offset ``at`` (on
     ``line``, ``column``), which replaces the turn ``replaces`` of the line ``parent``."""
 
-    __slots__ = ("turns", "last_label", "at", "line", "column", "replaces", "parent")
+    __slots__ = ("turns", "last_label", "at", "line", "column", "replaces", "parent", "depth")
 
     def __init__(self, parent: Line | None = None, at: int = 0, line: int = 0, column: int = 0) -> None:
         self.turns: list[Turn] = []
         self.last_label: tuple[int, int] | None = None
         self.parent = parent
+        self.depth: int = 0 if parent is None else parent.depth + 1  # the main line's is 0, a variation's 1, ...
         self.at, self.line, self.column = at, line, column
         self.replaces = parent.last_label if parent is not None else None
 
@@ -491,6 +493,9 @@ def open_variation(g: Game, at: int, line: int, column: int, notes: Sequence[str
         where = "this variation" if parent.parent is not None else "the main line"
         raise g.error(StructureError, f"a variation follows the turn it replaces, and {where} has no turn before "
                       "it", at, rule="variation", expected=("a turn label",))
+    if parent.depth >= MAX_VARIATION_DEPTH:
+        raise g.error(StructureError, f"this variation would be nested {parent.depth + 1} deep: variations nest at "
+                      f"most {MAX_VARIATION_DEPTH} deep (close one with ')' first)", at, rule="variation")
     g.line = Line(parent, at, line, column)
     g.pending.extend(notes)
 
