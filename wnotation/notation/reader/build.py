@@ -38,7 +38,7 @@ from ...record import (
 )
 from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
-from .names import USE_OF_VERB, VERB_OF_WORD, card_names, verb_meant
+from .names import FIRST_EDITION_ONLY, USE_OF_VERB, VERB_OF_WORD, card_names, clause_meant, split_meant, verb_meant
 from ..errors import NotationError, NotationSyntaxError, RosterError, StructureError, UnknownNameError, at_offset
 
 _M = TypeVar("_M")
@@ -166,6 +166,20 @@ class Game:
                 hint = " (', discard X' is the turn-6 clause; to sell a card write 'sell X')" if word == "discard" else ""
                 raise self.error(NotationSyntaxError, f"expected a card name or '?' after '{word}'{hint}",
                                  at + len(text), rule="syntax", expected=("a card name", "'?'")) from None
+            first_edition = FIRST_EDITION_ONLY.get(_catalog.normalise(text))
+            if first_edition is not None:
+                raise self.error(UnknownNameError, f"unknown card {text!r}: {first_edition} is a card of the first "
+                                 "edition, not of the second (2020), which 7WN records", at,
+                                 rule="unknown-card") from None
+            comma = clause_meant(text)
+            if comma is not None:
+                card, keyword, rest = comma
+                raise self.error(UnknownNameError, f"unknown card {text!r}: a ',' may be missing before {keyword!r} "
+                                 f"('{card}, {keyword} {rest}')", at, rule="unknown-card") from None
+            pair = split_meant(text)
+            if pair is not None:
+                raise self.error(UnknownNameError, f"unknown card {text!r}: a '|' may be missing between two card "
+                                 f"names ('{pair[0]} | {pair[1]}')", at, rule="unknown-card") from None
             meant = verb_meant(text) if played else None
             if meant is not None:
                 fix, use = meant
