@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 import click
@@ -53,6 +54,8 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
         click.echo(to_json(record))
         return
     text, source = read(file)
+    if _JSON_START.match(text):
+        raise UserError(f"{source} is JSON, not 7WN text: 'wnotation json --to-7wn' reads JSON and writes 7WN")
     records = []
     for item in read_games(text, source=source):
         if isinstance(item, NotationError):
@@ -64,6 +67,11 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
         click.echo(to_json(records[0]))
     else:
         emit_json([json.loads(to_json(r)) for r in records])
+
+
+# A JSON document (an object, or an array of objects or an empty one) rather than 7WN text, which starts with a
+# tag "[Format".
+_JSON_START = re.compile(r"\ufeff?\s*(?:\{|\[\s*[{\]])")
 
 
 def _records_from_json(file: str) -> list[Record]:
