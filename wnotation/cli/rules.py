@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .errors import UserError
-from .output import emit_json, print_table
+from .output import echo, emit_json, print_table
 
 if TYPE_CHECKING:
     from ..engine.rulebook import Rule
@@ -134,27 +134,27 @@ def _explain(rule: Rule, cases: list[Case] | None, directory: Path, as_json: boo
         emit_json(_data(rule, cases))
         return
     kind = "A ruling (this project's choice where the official text is open)" if rule.is_ruling else "A rule"
-    click.echo(f"{rule.id}: {rule.title}")
-    click.echo()
-    click.echo(textwrap.fill(rule.summary, width=100))
-    click.echo()
-    click.echo(f"{kind} of the rules reference, chapter '{rule.section}'."
+    echo(f"{rule.id}: {rule.title}")
+    echo()
+    echo(textwrap.fill(rule.summary, width=100))
+    echo()
+    echo(f"{kind} of the rules reference, chapter '{rule.section}'."
                + ("" if rule.breakable else " It decides values only: no record breaks it."))
     ruling = ruling_text(directory.parent / "rulings.md", rule)
     if rule.ruling is not None:
-        click.echo(f"spec/rulings.md, section '{rule.ruling}'" + (":" if ruling else "."))
+        echo(f"spec/rulings.md, section '{rule.ruling}'" + (":" if ruling else "."))
         if ruling:
-            click.echo()
-            click.echo(textwrap.indent(ruling, "  "))
-    click.echo()
+            echo()
+            echo(textwrap.indent(ruling, "  "))
+    echo()
     if cases is None:
-        click.echo(f"casebook: not found at {directory} (give --casebook DIR)")
+        echo(f"casebook: not found at {directory} (give --casebook DIR)")
         return
     citing = _citing(cases, rule)
     if not citing:
-        click.echo(f"no case of {directory} names {rule.id}")
+        echo(f"no case of {directory} names {rule.id}")
         return
-    click.echo(f"Cases of the casebook ({directory}) that name {rule.id}:")
+    echo(f"Cases of the casebook ({directory}) that name {rule.id}:")
     print_table(["case", "", "title"], [[c.name.removesuffix(".7wn"), "illegal" if c.illegal else "legal", c.title]
                                         for c in citing])
 
