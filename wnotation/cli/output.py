@@ -117,7 +117,7 @@ def emit_data(text: str, what: str, *, nl: bool = False) -> None:
         line, column, c = found
         raise UserError(f"{visible(what)} holds the control character U+{ord(c):04X} (line {line}, column {column}), "
                         "which would steer this terminal: it is written only to a file or a pipe (add > FILE)")
-    click.echo(text, nl=nl)
+    click.echo(text, nl=nl, color=True)  # color=True: click strips CSI sequences from output to a pipe otherwise
 
 
 def count(n: int, word: str) -> str:
