@@ -153,3 +153,29 @@ def test_a_real_terminal_gets_colours_and_a_pipe_from_it_none(bad, tmp_path):
     assert piped.startswith(f"{bad}:8:5: error[unknown-card]: ") and "\x1b" not in piped
     assert no_color.startswith(f"{bad}:8:5: error[unknown-card]: ") and "\x1b" not in no_color
     assert "\x1b" not in _without_our_colours(seen.split("ALL-DONE")[0])
+
+
+def test_a_diagnostic_above_the_progress_bar_keeps_the_records_text_visible_and_its_colours(monkeypatch):
+    """With the bar shown, a coloured diagnostic goes through rich (its ANSI styles parsed, not printed as text);
+    the record's own escape is a stand-in before that, so rich cannot take it for a style."""
+    import io
+
+    from rich.console import Console
+
+    from wnotation.cli import output, progress
+    from wnotation.diagnostics import Diagnostic
+
+    d = Diagnostic("error", "unknown-card", "no card 'x\x1b[31m'", "g.7wn", 8, 5, "I.1 Lumbr\x1b]0;t\x07 Yard")
+    monkeypatch.setattr(output, "colour", lambda: True)
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, color_system="standard", width=200)
+    monkeypatch.setattr("rich.console.Console", lambda **kw: console)
+    bar = progress.Progress("checking", 10)
+    bar.__enter__()
+    bar._show()
+    bar.diagnostic(d)
+    bar.__exit__(None, None, None)
+    shown = screen.getvalue()
+    assert "no card 'x\u241b[31m'" in shown and "I.1 Lumbr\u241b]0;t\u2407 Yard" in shown
+    assert "\x1b]0;" not in shown and "\x1b[31m'" not in shown
+    assert "\x1b[1;31merror[unknown-card]" in shown or "\x1b[31;1merror[unknown-card]" in shown, repr(shown)
