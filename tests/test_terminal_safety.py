@@ -157,9 +157,11 @@ HUMAN = {
     "stats": ["stats", "{path}"],
     "json --to-7wn": ["json", "--to-7wn", "{path}"],
     "unreadable": ["score", "{folder}/missing" + HOSTILE],
+    "record (complete)": ["record", "{path}"],
 }
 #: The commands of :data:`HUMAN` that show the hostile name or file name (as stand-ins).
-SHOWN = {"score", "score --at", "show", "show --legal", "show --seat", "show --seat name", "rules", "unreadable"}
+SHOWN = {"score", "score --at", "show", "show --legal", "show --seat", "show --seat name", "rules", "unreadable",
+         "record (complete)"}
 #: The commands whose stdout is JSON.
 JSON = {
     "score --json": ["score", "{path}", "--json"],
