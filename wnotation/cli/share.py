@@ -43,7 +43,8 @@ Examples:
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=RECORD_PATH)
 @click.option("-o", "--output", "output", metavar="FILE", help="The page to write (default: standard output); "
               "a folder (existing, or ending in /) for a site.")
-@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N", help="Which game of the file (1 first).")
+@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Which game of the file (1 first; default: the first, with a note when there are several).")
 @click.option("--view", "view", metavar="SEAT", shell_complete=completion.seat,
               help="Show the game as this seat saw it (a name or a number): other hands and hidden cards unknown.")
 @colour_option
