@@ -239,7 +239,7 @@ def test_the_cli_shows_every_diagnostic_through_the_one_renderer(monkeypatch, tm
     from cli_helpers import run
     from wnotation.diagnostics import report
 
-    def marked(severity, rule, message, source, line, column, source_line=""):
+    def marked(severity, rule, message, source, line, column, source_line="", colour=False):
         return f"RENDERED {severity} {rule} {source}:{line}:{column}"
 
     monkeypatch.setattr(report, "render", marked)

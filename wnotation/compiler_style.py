@@ -1,23 +1,36 @@
-"""The compiler-style rendering of a problem in a record, ``file:12:5: error[R-TRADE]: message`` plus the line and
-a caret, shared by notation errors and engine findings.
+"""The one sanitiser of record text shown to a person, and the compiler-style rendering of a problem in a record,
+``file:12:5: error[R-TRADE]: message`` plus the line and a caret, shared by notation errors and engine findings.
 
 Record text is data: a record may hold escape sequences, carriage returns or bidirectional overrides (in a
 comment, a seat name, a file name), and printed raw they would move the cursor, recolour or clear the reader's
-terminal, or make the line shown differ from the line read. So every character that is not printable text is
-shown as a visible stand-in of the same width (a control picture such as ``␛``, or ``�``), and the caret is
-computed on the shown line, so that it stays under the column.
+terminal, write its clipboard (OSC 52) or make the line shown differ from the line read. So every character that
+is not printable text is shown as a visible stand-in of the same width (a control picture such as ``␛``, or
+``�``), and the caret is computed on the shown line, so that it stays under the column. Every command prints text
+for people through :func:`visible` or :func:`visible_lines` (``wnotation.cli.output``); output that is data (7WN
+text, JSON, HTML, SVG) keeps its bytes, JSON with every such character escaped (:func:`json_safe`) and the others
+refused on a terminal (:func:`first_steering`).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["compiler_style", "visible"]
+__all__ = ["compiler_style", "first_steering", "json_safe", "steers", "visible", "visible_lines"]
 
 # Unicode categories that draw nothing or steer the terminal or the text direction: controls (C0, DEL, C1),
 # format characters (bidi overrides and isolates, zero-width joiners), line and paragraph separators,
 # surrogates (a lone one from a lenient decode) and unassigned/private code points are left alone.
 _HIDDEN = {"Cc", "Cf", "Zl", "Zp", "Cs"}
+
+#: The ANSI styles of a coloured diagnostic (as rustc colours them): the severity word and code, the caret.
+_SEVERITY_STYLE = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "note": "\x1b[1;32m"}
+_BOLD, _RESET = "\x1b[1m", "\x1b[0m"
+
+
+def steers(c: str) -> bool:
+    """Whether the character ``c`` is one a terminal would act on or not draw (a control, format, separator or
+    surrogate character); a tab is not."""
+    return c != "\t" and unicodedata.category(c) in _HIDDEN
 
 
 def _stand_in(c: str) -> str:
@@ -32,19 +45,54 @@ def _stand_in(c: str) -> str:
 def visible(text: str) -> str:
     """``text`` with each control or format character replaced by one visible character; tabs are kept (they
     line up the caret), and text without such characters is returned as it is."""
-    if text.isprintable() or all(c == "\t" or unicodedata.category(c) not in _HIDDEN for c in text):
+    if text.isprintable() or not any(steers(c) for c in text):
         return text
-    return "".join(c if c == "\t" or unicodedata.category(c) not in _HIDDEN else _stand_in(c) for c in text)
+    return "".join(_stand_in(c) if steers(c) else c for c in text)
+
+
+def visible_lines(text: str) -> str:
+    """:func:`visible` for a block of lines: its line ends (``\\n``) are kept, everything else is made visible
+    (a carriage return too, which would let a line overwrite the one shown)."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def json_safe(text: str) -> str:
+    """JSON text with every character :func:`steers` written as a ``\\uXXXX`` escape: the same JSON value (such a
+    character can only stand inside a string, where the escape means it), and no byte a terminal acts on. JSON's
+    own escapes already cover C0; this adds DEL, C1, bidi and the other format characters."""
+    if text.isprintable() or not any(steers(c) for c in text if c != "\n"):
+        return text
+    return "".join(f"\\u{ord(c):04x}" if c != "\n" and steers(c) else c for c in text)
+
+
+def first_steering(text: str) -> tuple[int, int, str] | None:
+    """``(line, column, character)`` (1-based) of the first character of ``text`` that :func:`steers` (line ends
+    excepted), or ``None``: the test of data that must not reach a terminal raw."""
+    if text.isprintable() or not any(steers(c) for c in text if c != "\n"):
+        return None
+    for number, line in enumerate(text.split("\n"), start=1):
+        for column, c in enumerate(line, start=1):
+            if steers(c):
+                return number, column, c
+    return None  # pragma: no cover - the test above found one
 
 
 def compiler_style(severity: str, rule: str, message: str, source: str, line: int, column: int,
-                   source_line: str = "") -> str:
+                   source_line: str = "", colour: bool = False) -> str:
     """``source:line:column: severity[rule]: message``, then, when the line is known, the line and a caret under
     the column (tabs kept as tabs, so that terminals line it up). Everything from the record is made
-    :func:`visible`."""
-    head = visible(f"{source}:{line}:{column}: {severity}[{rule}]: {message}")
+    :func:`visible` first; with ``colour`` the location is bold, the severity word and code and the caret in the
+    severity's colour and the message bold, as rustc shows them on a terminal (the escapes are this function's
+    own, around text that holds none)."""
+    where, kind, text = visible(f"{source}:{line}:{column}:"), visible(f"{severity}[{rule}]"), visible(message)
+    style = _SEVERITY_STYLE.get(severity, _BOLD)
+    if colour:
+        head = f"{_BOLD}{where}{_RESET} {style}{kind}{_RESET}{_BOLD}: {text}{_RESET}"
+    else:
+        head = f"{where} {kind}: {text}"
     if not source_line:
         return head
     shown = visible(source_line)
-    caret = "".join(c if c == "\t" else " " for c in shown[: column - 1]) + "^"
+    indent = "".join(c if c == "\t" else " " for c in shown[: column - 1])
+    caret = f"{indent}{style}^{_RESET}" if colour else f"{indent}^"
     return f"{head}\n    {shown}\n    {caret}"

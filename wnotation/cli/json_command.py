@@ -10,7 +10,7 @@ import click
 
 from .errors import UserError, one_line
 from .inputs import RECORD_PATH, one_game, read
-from .output import count, emit_json
+from .output import colour_option, count, emit_data, emit_json, emit_json_text
 
 if TYPE_CHECKING:
     from ..record import Record
@@ -31,6 +31,7 @@ Examples:
 @click.argument("file", type=RECORD_PATH)
 @click.option("--to-7wn", "to_7wn", is_flag=True, help="Read JSON (a Record or an array of them), write 7WN.")
 @click.option("--game", type=click.IntRange(min=1), metavar="N", help="Only game N of the file (1 first).")
+@colour_option
 def json_command(file: str, to_7wn: bool, game: int | None) -> None:
     """Print the Records of a 7WN FILE (- for stdin) as JSON, or with --to-7wn a JSON FILE as 7WN.
 
@@ -45,13 +46,13 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
                 raise UserError(f"{file} holds {count(len(records), 'game')}; there is no game {game}")
             records = records[game - 1 : game]
         try:
-            click.echo(write_games(records), nl=False)
+            emit_data(write_games(records), f"the 7WN text of {file}")
         except ValueError as exc:
             raise UserError(f"{file}: this Record cannot be written as 7WN: {one_line(str(exc))}") from None
         return
     if game is not None:
-        record, _, _ = one_game(file, game)
-        click.echo(to_json(record))
+        record, _, _, _ = one_game(file, game)
+        emit_json_text(to_json(record))
         return
     text, source = read(file)
     if _JSON_START.match(text):
@@ -64,7 +65,7 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
     if not records:
         raise UserError(f"{source} has no game")
     if len(records) == 1:
-        click.echo(to_json(records[0]))
+        emit_json_text(to_json(records[0]))
     else:
         emit_json([json.loads(to_json(r)) for r in records])
 

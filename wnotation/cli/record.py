@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .errors import UserError
+from .output import echo
 
 RECORD_EPILOG = """\b
 Each turn asks every seat's action in seat order, completing from what the engine knows at
@@ -61,14 +62,14 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
     if view is not None:
         session.view = _seat(view, [s.name for s in session.header.seats])
     if session.question() is None:
-        click.echo(f"{file} is complete: nothing to record (wnotation score {file} shows its score sheet)")
+        echo(f"{file} is complete: nothing to record (wnotation score {file} shows its score sheet)")
         return 0
     try:
         session.save()  # at once: the header of a new record, the canonical text of one to go on with
     except OSError as exc:
         raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
     for line in session.findings_lines():
-        click.echo(line)
+        echo(line)
     ui.run(session)
     return 0
 
@@ -94,7 +95,7 @@ def _scores(file: str, event: str | None, date: str | None, seats: tuple[str, ..
     except (HeaderError, ValueError) as exc:
         raise UserError(str(exc)) from None
     try:
-        pad.run(session, echo=click.echo)
+        pad.run(session, echo=echo)  # record text (names, tags) shown through the one sanitiser
     except OSError as exc:
         raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
     return 0

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from .. import __version__
+from ..compiler_style import visible_lines
 from . import streams
 from .errors import (
     EXIT_OK, EXIT_USAGE, BrokenPipe, InternalError, OutputError, RecordError, UserError, one_line, user_errors,
@@ -82,12 +83,16 @@ class WnotationGroup(click.Group):
             return EXIT_USAGE
         except click.UsageError as e:  # click prints usage and a hint over four lines; one is enough
             where = e.ctx.command_path if e.ctx else "wnotation"
-            click.echo(f"error: {_lower_first(e.format_message())} (see '{where} --help')", err=True)
+            message = visible_lines(f"error: {_lower_first(e.format_message())} (see '{where} --help')")
+            click.echo(message, err=True)
             return EXIT_USAGE
         except OutputError:
             raise
-        except click.ClickException as e:
+        except (UserError, RecordError, InternalError) as e:
             e.show()
+            return e.exit_code
+        except click.ClickException as e:  # click's own (a file option it could not open): one sanitised line
+            click.echo(visible_lines(f"error: {_lower_first(e.format_message())}"), err=True)
             return e.exit_code
         except click.Abort:
             click.echo("aborted", err=True)
