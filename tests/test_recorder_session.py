@@ -16,10 +16,12 @@ from hypothesis import strategies as st
 
 from wnotation import check, deck, parse, replay, write
 from wnotation.canonical import canonical_purchases
+from wnotation.catalog import load
 from wnotation.engine import legal_actions, pick_options
 from wnotation.engine.bot import play_game
 from wnotation.record import Record
 from wnotation.recorder import choices
+from wnotation.recorder.header import make_header
 from wnotation.recorder.session import Session
 from wnotation.vocabulary import age_of_numeral
 
@@ -43,8 +45,14 @@ def header(record: Record) -> Record:
     return bare(record).model_copy(update={"turns": (), "results": ()})
 
 
+def catalogue_guilds(record: Record) -> tuple[str, ...]:
+    """The game's guilds as the recorder writes the [Guilds] tag: in catalogue order."""
+    return tuple(g.name for g in load().guilds if g.name in set(record.guilds or ()))
+
+
 def expected_text(record: Record) -> str:
-    return write(canonical_purchases(bare(record)))
+    """The record the recorder makes of the game: no seed, the guilds (seen, or answered at the end of Age III)."""
+    return write(canonical_purchases(bare(record).model_copy(update={"guilds": catalogue_guilds(record)})))
 
 
 def _age(label: str) -> int:
@@ -66,6 +74,12 @@ def answer_for(session: Session, target: Record) -> str:
     """What a quick typist answers to the session's question for the game ``target``."""
     q = session.question()
     assert q is not None
+    if q.kind == "guilds":
+        seen = set(session.seen_guilds())
+        unseen = [c for c in q.choices if c.text != "-"]
+        names = tuple(c.text for c in unseen)
+        return ", ".join(shortest(g, lambda p, g=g: choices.parse_card(p, tuple(
+            c for c in load().guilds if c.name in names), 3) == g) for g in catalogue_guilds(target) if g not in seen)
     acts = {(t.label, a.seat): a for t in target.turns for a in t.actions}
     a = acts[(q.label, q.seat)]
     hidden = session.view is not None and q.seat != session.view
@@ -193,13 +207,52 @@ def test_an_illegal_action_is_shown_with_its_rule_at_once_and_corrected():
     reply = session.answer(built)
     assert not reply.accepted
     assert any("error[R-UNIQUE]" in line and built in line for line in reply.lines), reply.lines
-    assert session.question().seat == 1 and not session.entered  # asked again, nothing recorded
+    q = session.question()
+    assert q.kind == "confirm" and q.seat == 1 and not session.entered  # nothing recorded
+    assert session.answer("n").lines == (f"not recorded: {built} for Ada; enter the action again",)
+    assert session.question().kind == "action" and session.question().seat == 1
     assert session.answer(answer_for(session, target)).accepted
     drive(session, target)
     assert session.text() == expected_text(target)
 
 
-def test_R_COST_COINS__an_unaffordable_play_is_refused_then_recorded_as_played_when_entered_again():
+def test_R_DECK__an_illegal_action_needs_an_explicit_yes_and_no_other_answer_records_it(tmp_path):
+    """Issue 28 item 1, the table's sequence: Ada's illegal Loom at I.2, then an ambiguous entry, then the next
+    seat's answer typed at Ada's prompt: nothing illegal is recorded without a yes, every cancel says so."""
+    path = tmp_path / "club.7wn"
+    session = Session(make_header(seats=["Ada:Babylon:night", "Bob:Ephesos:day", "Cyd:Halikarnassos:night"],
+                                  date="2026.11.29"), path=str(path))
+    for typed in ("lo", "clay po", "al"):
+        assert session.answer(typed).accepted
+    saved = path.read_text(encoding="utf-8")
+    q = session.question()
+    assert (q.kind, q.label, q.seat) == ("action", "I.2", 1)
+    reply = session.answer("lo")
+    assert not reply.accepted and [line.split(":")[0] for line in reply.lines] == [
+        "I.2 error[R-DECK]", "I.2 error[R-UNIQUE]"]
+    q = session.question()
+    assert q.kind == "confirm" and q.prompt == "I.2 record Loom for Ada with 2 errors (R-DECK, R-UNIQUE)? [y/N]"
+    cancelled = "not recorded: Loom for Ada; enter the action again"
+    assert session.answer("lo").lines == (cancelled,)  # the same again cancels: it is not a yes
+    assert "could be" in session.answer("sto").lines[0]  # ambiguous: asked again
+    reply = session.answer("al")  # Bob's answer typed at Ada's prompt: Cyd built the only Altar
+    assert not reply.accepted and reply.lines[0].startswith("I.2 error[R-DECK]: Altar")
+    assert session.question().prompt == "I.2 record Altar for Ada with 1 error (R-DECK)? [y/N]"
+    assert session.answer("").lines == ("not recorded: Altar for Ada; enter the action again",)  # Enter is no
+    session.answer("lo")
+    assert session.answer("undo").lines == (cancelled,)  # any other answer cancels
+    assert not session.entered and session.question().kind == "action" and session.question().seat == 1
+    assert path.read_text(encoding="utf-8") == saved and "\nI.2 " not in saved
+    session.answer("al")
+    assert session.answer("Y").accepted and [a.card for a in session.entered] == ["Altar"]
+    session.answer("lu ya")
+    reply = session.answer("gla")
+    assert reply.lines[0] == "I.2 recorded in " + str(path) + ", with 1 error (R-DECK):"
+    assert reply.lines[1].startswith("  ! I.2 error[R-DECK]: Altar")
+    assert "\nI.2 Altar | Lumber Yard | Glassworks\n" in path.read_text(encoding="utf-8")
+
+
+def test_R_COST_COINS__an_unaffordable_play_is_refused_then_recorded_as_played_when_confirmed():
     target = bot_game(*THREE)
     session = Session(header(target))
     drive(session, target, until="I.1")
@@ -208,9 +261,9 @@ def test_R_COST_COINS__an_unaffordable_play_is_refused_then_recorded_as_played_w
     reply = session.answer("stage ?")  # Babylon night's first stage costs more than 3 coins' worth
     assert not reply.accepted and any("[R-" in line for line in reply.lines), reply.lines
     rule = next(line for line in reply.lines if "[R-" in line).split("[")[1].split("]")[0]
-    again = session.answer("stage ?")
-    assert again.accepted and any(f"[{rule}]" in line for line in again.lines)
-    assert session.entered[0].use == "stage"
+    assert f"stage 1 for Ada with 1 error ({rule})" in session.question().prompt
+    again = session.answer("yes")
+    assert again.accepted and session.entered[0].use == "stage"
 
 
 def test_undo_the_last_action_the_turn_and_across_the_last_complete_turn(tmp_path):

@@ -61,13 +61,15 @@ def test_a_3_player_game_through_the_prompts_with_a_mistake_corrected_and_an_und
     answers = script(target)
     first_of_i2 = 3  # three answers for I.1 (no purchase, no question but the actions)
     built = target.turns[0].actions[0].card
-    answers = answers[:first_of_i2] + [built] + answers[first_of_i2:first_of_i2 + 1] + ["undo"] + \
+    # the illegal build, then Ada's answer typed at the confirmation (it cancels), then typed again, then undone
+    answers = answers[:first_of_i2] + [built] + answers[first_of_i2:first_of_i2 + 1] * 2 + ["undo"] + \
         answers[first_of_i2:]
     path = tmp_path / "club.7wn"
     done, shown = through_pipe(Session(header(target), path=str(path)), answers)
     assert done, shown[-5:]
     assert path.read_text(encoding="utf-8") == expected_text(target)
     assert any("error[R-UNIQUE]" in line and built in line for line in shown)
+    assert f"not recorded: {built} for Ada; enter the action again" in shown
     assert "undone: Ada's action" in shown
     assert any(line.startswith("II.7 recorded") for line in shown)
     assert "Cyd builds Guard Tower from the discard pile" in shown
@@ -204,7 +206,8 @@ def test_a_game_typed_in_a_real_terminal(tmp_path):
 
 
 def test_the_header_is_asked_with_completion_on_wonders_and_today_as_the_default():
-    answers = ["Club night", "", "Ana", "Giza", "", "Bo", "rhodes", "B", "Cy", "Babylon", "night", ""]
+    # "bab": the only Wonder that beginning names is taken, as the card prompts take the only card
+    answers = ["Club night", "", "Ana", "Giza", "", "Bo", "rhodes", "B", "Cy", "bab", "night", ""]
     shown: list[str] = []
     with create_pipe_input() as pipe:
         pipe.send_text(typed(answers))
@@ -212,7 +215,10 @@ def test_the_header_is_asked_with_completion_on_wonders_and_today_as_the_default
     assert record.date == today() and record.tag("Event") == "Club night"
     assert [(s.name, s.wonder, s.side) for s in record.seats] == [
         ("Ana", "Gizah", "day"), ("Bo", "Rhodos", "night"), ("Cy", "Babylon", "night")]
-    assert ui.ChoiceCompleter([]).texts("") == ["undo", "undo turn"]
+    assert ui.ChoiceCompleter([]).texts("") == ["undo", "undo turn", "redo"]
+    assert ui.wonder_of("hal") == "Halikarnassos" and ui.wonder_of("PYRAMIDS") == "Gizah"
+    with pytest.raises(ValueError, match="Atlantis"):
+        ui.wonder_of("Atlantis")
 
 
 # --- the commands' own checks ----------------------------------------------------------------------------------

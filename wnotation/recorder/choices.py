@@ -72,8 +72,12 @@ class Play:
             return f"free ({self.free})"
         if self.purchases and self.purchases[0].purchase.left + self.purchases[0].purchase.right:
             more = f", or {len(self.purchases) - 1} more" if len(self.purchases) > 1 else ""
-            return f"{self.coins} coins: buy {self.purchases[0].text}{more}"
-        return f"{self.coins} coins" if self.coins else ""
+            return f"{_coins(self.coins)}: buy {self.purchases[0].text}{more}"
+        return _coins(self.coins) if self.coins else ""
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
 
 
 def _as_record(p: Trade) -> Purchase:
