@@ -16,7 +16,7 @@ from typing import cast
 
 from .. import deck
 from ..catalog import Card, CatalogError, load
-from ..engine import State, legal_actions
+from ..engine import LegalAction, State, legal_actions
 from ..engine.trade import Purchase as Trade
 from ..notation import format_purchase
 from ..record import UNKNOWN, Purchase, Use
@@ -124,7 +124,7 @@ def plays(state: State, seat: int, *, hidden: bool = False) -> tuple[Play, ...]:
     if cards != tuple(c for c in state.hands[seat - 1] if c is not None):
         state = state._replace(hands=tuple(cards if k == seat - 1 else h for k, h in enumerate(state.hands)))
     actions = legal_actions(state, seat)
-    grouped: dict[tuple[str, str], list] = {}
+    grouped: dict[tuple[str, str], list[LegalAction]] = {}
     for a in actions:
         grouped.setdefault((a.use, a.card.name), []).append(a)
     out: list[Play] = []

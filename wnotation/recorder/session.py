@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..atomicfile import write_atomic
 from ..canonical import canonical_purchases
-from ..catalog import load
+from ..catalog import Card, load
 from ..engine import Finding, Game, Replay, State, pick_options, picks_owed, replay, seats_to_act, view
 from ..engine import events as ev
 from ..notation import parse, write
@@ -385,7 +385,7 @@ class Session:
         done = {a.seat for a in self.entered}
         return next(s for s in self.acting() if s not in done)
 
-    def _left_in_hand(self, d: _Draft) -> tuple:
+    def _left_in_hand(self, d: _Draft) -> tuple[Card, ...]:
         """The cards the seat may have left after its turn-6 play (its hand known: the one card)."""
         state = self._seen(self.start())
         cards = list(choices.possible_cards(state, d.seat))
