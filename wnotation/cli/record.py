@@ -12,10 +12,12 @@ this position (the seat's hand when the deal is known, else the cards of this Ag
 possible; stage …, sell …, ? for a card not seen) with each play's cost; a paid build with
 several cheapest purchases asks which (Enter: the engine's default); turn 6's discard,
 Babylon's extra turn and Halikarnassos' pick are asked exactly when the rules call for them.
-A finding is shown at once with its rule ID: an action with an error is recorded only if
-entered a second time. undo / undo turn at any prompt. After every turn FILE is rewritten
-atomically in canonical 7WN with coins, shields and provisional points shown; FILE holding an
-unfinished record goes on where it stopped.
+A finding is shown at once with its rule ID: an action with an error is recorded only on y
+to the question naming its errors (anything else cancels it). undo, undo turn, redo, help
+and the table commands city SEAT, hand SEAT, pile, coins, sheet at any prompt. After every
+turn FILE is rewritten atomically in canonical 7WN (with [Guilds] once the guilds are known)
+with coins, shields and provisional points shown; FILE holding an unfinished record goes on
+where it stopped. --scores checks each row of the pad as it is typed; ROW SEAT re-enters one.
 
 \b
 Examples:

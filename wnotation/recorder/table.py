@@ -91,22 +91,25 @@ def command(session: Session, typed: str) -> list[str] | None:
 
 def _city(session: Session, state: State, seat: int, where: str) -> list[str]:
     title, fields = city_fields(state, seat, session.header.seats[seat - 1].name)
+    fields = [(f, v) for f, v in fields if f != "hand"] + [("hand", _hand_text(state, seat))]
     width = max(len(f) for f, _ in fields)
-    lines = [f"{title} ({where})"]
-    lines += [f"  {f.ljust(width)}  {v}" for f, v in fields if f != "hand"]
-    return lines + _hand(session, state, seat, where)[1:]
+    return [f"{title} ({where})"] + [f"  {f.ljust(width)}  {v}" for f, v in fields]
 
 
 def _hand(session: Session, state: State, seat: int, where: str) -> list[str]:
-    name = session.header.seats[seat - 1].name
+    return [f"{session.header.seats[seat - 1].name}'s hand {where}: {_hand_text(state, seat)}"]
+
+
+def _hand_text(state: State, seat: int) -> str:
+    """The hand when the record knows it (a deal), else how many cards and which designs are still possible."""
     known, complete = choices.hand(state, seat)
     held = len(state.hands[seat - 1])
-    if complete and held:
-        return [f"{name}'s hand {where}:", f"  hand  {', '.join(c.name for c in known)}"]
-    possible = choices.possible_cards(state, seat)
-    shown = ", ".join(c.name for c in possible) or "none"
-    head = f"{name}'s hand {where}: not known"
-    return [head, f"  hand  {held} cards, not known; still possible: {shown}" if held else "  hand  empty"]
+    if not held:
+        return "empty"
+    if complete:
+        return ", ".join(c.name for c in known)
+    possible = ", ".join(c.name for c in choices.possible_cards(state, seat)) or "none"
+    return f"{held} cards, not known; still possible: {possible}"
 
 
 def _sheet(session: Session) -> list[str]:
