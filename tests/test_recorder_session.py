@@ -414,3 +414,122 @@ def test_open_asks_first_a_pick_the_file_leaves_unanswered(tmp_path):
     assert (q.kind, q.label, q.seat) == ("pick", "II.3", 3)
     drive(again, target)
     assert path.read_text(encoding="utf-8") == expected_text(target)
+
+
+# --- undo across an Age, redo ---------------------------------------------------------------------------------
+
+
+def test_undo_at_the_start_of_an_age_takes_the_last_turn_of_the_age_before_not_an_earlier_pick(tmp_path):
+    """Age II of the 3-player game ends with Babylon's extra turn II.7, after Cyd's picks of II.3 and II.5: undo at
+    III.1 reopens Ada's II.7 action (the last answer), as undo turn at II.1 takes the whole of I.6."""
+    target = bot_game(*THREE)
+    path = tmp_path / "g.7wn"
+    session = Session(header(target), path=str(path))
+    drive(session, target, until="III.1")
+    saved = path.read_text(encoding="utf-8")
+    reply = session.answer("undo")
+    assert reply.lines == ("undone: Ada's action of II.7 (the file holds the turns before it)",)
+    q = session.question()
+    assert (q.kind, q.label, q.seat) == ("action", "II.7", 1)
+    assert [t.label for t in parse(path.read_text(encoding="utf-8")).turns][-1] == "II.6"
+    picks = [a.pick.card for t in session.turns for a in t.actions if a.pick is not None]
+    assert picks == ["Guard Tower", "Barracks"]  # the picks of II.3 and II.5 are kept
+    drive(session, target, until="III.1")
+    assert path.read_text(encoding="utf-8") == saved
+    fresh = Session(header(target), path=str(tmp_path / "h.7wn"))
+    drive(fresh, target, until="II.1")
+    assert fresh.answer("undo turn").lines == ("undone: turn I.6 (the file holds the turns before it)",)
+    assert fresh.question().label == "I.6" and not fresh.entered
+
+
+def test_redo_puts_back_what_undo_took_and_rewrites_the_file_at_once(tmp_path):
+    target = bot_game(*THREE)
+    path = tmp_path / "g.7wn"
+    session = Session(header(target), path=str(path))
+    drive(session, target, until="II.4")  # after Cyd's pick of II.3
+    saved = path.read_text(encoding="utf-8")
+    assert session.answer("redo").lines == ("nothing to redo",)
+    assert session.answer("undo").lines == ("undone: Cyd's pick",)
+    assert "pick Guard Tower" not in path.read_text(encoding="utf-8")
+    assert session.answer("undo turn").accepted  # II.3 whole
+    assert "\nII.3 " not in path.read_text(encoding="utf-8")
+    assert session.answer("redo").lines == ("redone: turn II.3",)
+    assert "\nII.3 " in path.read_text(encoding="utf-8") and session.question().kind == "pick"
+    assert session.answer("redo").lines == ("redone: Cyd's pick",)
+    assert path.read_text(encoding="utf-8") == saved and session.question().label == "II.4"
+    # a new answer after an undo: what undo took cannot come back on top of it
+    assert session.answer("undo").accepted and session.answer("-").accepted
+    assert session.answer("redo").lines == ("nothing to redo",)
+    assert ", pick" in path.read_text(encoding="utf-8") and "Guard Tower" not in session.text().split("II.3")[1][:80]
+
+
+# --- the guilds ------------------------------------------------------------------------------------------------
+
+
+def test_R_DECK__the_guilds_are_asked_once_at_the_end_of_age_III_when_not_all_were_seen(tmp_path):
+    target = bot_game(3, 1)  # Cyd stages Builders Guild on III.2: in Ada's seat view it is a stage ?
+    path = tmp_path / "g.7wn"
+    session = Session(header(target), view=1, path=str(path))
+    log = drive(session, target, until="guilds")
+    q = session.question()
+    assert q.kind == "guilds" and q.label == "III.end"
+    seen = session.seen_guilds()
+    assert "Builders Guild" not in seen and len(seen) == 4
+    assert q.prompt == f"III.end the game's 5 guilds (seen: {', '.join(seen)}): name the 1 other, commas between, " \
+        "or - if not known"
+    assert "[Guilds" not in path.read_text(encoding="utf-8") and not parse(path.read_text(encoding="utf-8")).results
+    assert session.answer("bui, sci").lines == (
+        "a 3-player game has 5 guilds: 4 seen, so name 1 other (you named 2), or - if not known",)
+    reply = session.answer("bui")
+    assert reply.accepted and reply.lines[0].startswith("[Guilds] ") and "the game is over: score sheet" in reply.lines
+    assert session.question() is None and log
+    text = path.read_text(encoding="utf-8")
+    record = parse(text)
+    assert set(record.guilds) == set(target.guilds) and record.results
+    report = check(text)
+    assert report.ok and not report.diagnostics  # no note that the guilds are unknown
+
+
+def test_the_guilds_not_known_leave_the_tag_out_and_all_seen_write_it_without_asking(tmp_path):
+    target = bot_game(3, 1)
+    session = Session(header(target), view=1)
+    drive(session, target, until="guilds")
+    assert session.answer("-").lines[0] == "the guilds are not known: the record has no [Guilds] tag"
+    assert session.question() is None and session.record.guilds is None and session.record.results
+    full, log = recorded(THREE)  # every guild of the game was seen: the tag comes without a question
+    assert not any(q.kind == "guilds" for q, _, _ in log)
+    assert full.record.guilds == catalogue_guilds(bot_game(*THREE))
+    # from the turn where the fifth guild shows, before the game is over: the guilds are checked from then on
+    target = bot_game(*THREE)
+    k = next(k for k in range(len(full.turns)) if Session(header(target), full.turns[:k + 1]).record.guilds)
+    assert full.turns[k].label == "III.6" and k == len(full.turns) - 2  # before the extra turn III.7
+    assert Session(header(target), full.turns[:k]).record.guilds is None
+
+
+# --- what is shown -------------------------------------------------------------------------------------------------
+
+
+def test_R_HALI__the_standings_are_shown_again_after_a_pick():
+    target = bot_game(*THREE)
+    session = Session(header(target))
+    drive(session, target, until="pick")
+    reply = session.answer("gu")
+    at = reply.lines.index("Cyd builds Guard Tower from the discard pile")
+    assert reply.lines[at + 1].startswith("  Ada  coins") and len(reply.lines) >= at + 4
+    assert "shields  1" in reply.lines[at + 3]  # Guard Tower's shield counts at once
+
+
+def test_R_TRADE_MINIMAL__the_purchase_question_lists_its_purchases_and_a_stage_is_named_by_its_number():
+    for game in (THREE, SEVEN):
+        _, log = recorded(game)
+        for q, _, _ in (entry for entry in log if entry[0].kind == "purchase"):
+            assert len(q.intro) == len(q.choices) >= 2
+            assert all(line == f"  {c.text}  {c.note}" for line, c in zip(q.intro, q.choices))
+            assert "(default)" in q.intro[0] and " coin" in q.intro[0]
+        stages = [q for q, _, _ in log if q.kind == "purchase" and " stage " in q.prompt]
+        for q in stages:
+            assert any(f" stage {n}" in q.prompt for n in (1, 2, 3, 4)) and "?: purchase" not in q.prompt
+    prompts = [q.prompt for game in (THREE, SEVEN) for q, _, _ in recorded(game)[1]]
+    assert not any("[1 coins]" in p for p in prompts) and any("[1 coin]" in p for p in prompts)
+    notes = [c.note for game in (THREE, SEVEN) for q, _, _ in recorded(game)[1] for c in q.choices]
+    assert "1 coin" in notes and not any(n.startswith("1 coins") for n in notes)

@@ -37,6 +37,7 @@ UNDO_TURN = "undo turn"
 REDO = "redo"
 DECLINE = "-"
 YES = ("y", "yes")
+_HELD = " (the file holds the turns before it)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,8 +336,9 @@ class Session:
             n = self.header.players + 2
             unseen = tuple(Choice(g.name) for g in load().guilds if g.name not in seen)
             shown = ", ".join(seen) if seen else "none"
+            left = n - len(seen)
             return Question("guilds", 0, "III.end", f"III.end the game's {n} guilds (seen: {shown}): name the "
-                            f"{n - len(seen)} others, commas between, or - if not known", unseen
+                            f"{left} other{'s' if left != 1 else ''}, commas between, or - if not known", unseen
                             + (Choice(DECLINE, "not known: no [Guilds] tag"),))
         where = self.current()
         if where is None:
@@ -583,8 +585,9 @@ class Session:
             if card not in seen:
                 named.append(card)
         if len(seen) + len(named) != n:
+            left = n - len(seen)
             raise EntryError(f"a {self.header.players}-player game has {n} guilds: {len(seen)} seen, so name "
-                             f"{n - len(seen)} others (you named {len(named)}), or - if not known")
+                             f"{left} other{'s' if left != 1 else ''} (you named {len(named)}), or - if not known")
         chosen = set(seen) | set(named)
         self.guilds_answer = tuple(g.name for g in catalog.guilds if g.name in chosen)
         self._changed()
@@ -724,7 +727,7 @@ class Session:
         reply = self._undo(turn=turn)
         if reply.accepted:
             self.redo.append(_Snapshot(before.turns, before.entered, before.draft, before.picks_done, before.guilds,
-                                       tuple(line.replace("undone:", "redone:", 1) for line in reply.lines)))
+                                       tuple(line.replace("undone:", "redone:", 1).replace(_HELD, "") for line in reply.lines)))
         return reply
 
     def redo_last(self) -> Reply:
@@ -773,7 +776,7 @@ class Session:
         self.entered = [] if turn else kept[:-1]
         self.save()
         what = f"turn {last.label}" if turn else f"{self.header.seats[kept[-1].seat - 1].name}'s action of {last.label}"
-        return Reply(True, (f"undone: {what} (the file holds the turns before it)",))
+        return Reply(True, (f"undone: {what}{_HELD}",))
 
 
 def _same(a: tuple[Action, ...], b: tuple[Action, ...]) -> bool:
