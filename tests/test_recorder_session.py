@@ -475,8 +475,8 @@ def test_R_DECK__the_guilds_are_asked_once_at_the_end_of_age_III_when_not_all_we
     assert q.kind == "guilds" and q.label == "III.end"
     seen = session.seen_guilds()
     assert "Builders Guild" not in seen and len(seen) == 4
-    assert q.prompt == f"III.end the game's 5 guilds (seen: {', '.join(seen)}): name the 1 other, commas between, " \
-        "or - if not known"
+    assert q.prompt == "III.end name the 1 other guild (commas between; - if not known)"
+    assert q.intro == (f"the game's 5 guilds: 4 seen ({', '.join(seen)})",)
     assert "[Guilds" not in path.read_text(encoding="utf-8") and not parse(path.read_text(encoding="utf-8")).results
     assert session.answer("bui, sci").lines == (
         "a 3-player game has 5 guilds: 4 seen, so name 1 other (you named 2), or - if not known",)

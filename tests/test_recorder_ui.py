@@ -22,10 +22,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from cli_helpers import run as cli
-from test_recorder_session import SEVEN, THREE, answer_for, bot_game, expected_text, header, script
+from test_recorder_session import SEVEN, THREE, answer_for, bot_game, drive, expected_text, header, script
 from wnotation import check, parse, replay, write
-from wnotation.recorder import ui
-from wnotation.recorder.header import today
+from wnotation.recorder import table, ui
+from wnotation.recorder.header import make_header, today
 from wnotation.recorder.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -303,3 +303,157 @@ def test_ctrl_c_in_a_terminal_stops_with_every_complete_turn_in_the_file(tmp_pat
         assert check(path.read_text(encoding="utf-8")).ok
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+
+
+# --- issue 28: confirmation, the table commands, escapes, wrapping, SIGKILL at every kind of prompt -------------
+
+
+ROSTER = ["Ada:Babylon:night", "Bob:Ephesos:day", "Cyd:Halikarnassos:night"]
+
+
+def test_R_DECK__the_issues_sequence_through_the_prompts_records_nothing_illegal_unconfirmed(tmp_path):
+    """I.1 lo, clay po, al; at I.2 Ada's lo (R-DECK, R-UNIQUE), then lo again, then an ambiguous sto, then Bob's al
+    typed too soon: the file never holds an illegal I.2, and the table commands at the confirmation leave it
+    pending."""
+    path = tmp_path / "club.7wn"
+    session = Session(make_header(seats=ROSTER, date="2026.11.29"), path=str(path))
+    answers = ["lo", "clay po", "al", "lo", "lo", "sto", "al", "coins", "city", "n", "lo", "pile", "y", "lu ya"]
+    done, shown = through_pipe(session, answers)
+    assert not done and "\nI.2 " not in path.read_text(encoding="utf-8")
+    assert shown.count("not recorded: Loom for Ada; enter the action again") == 1
+    assert shown.count("not recorded: Altar for Ada; enter the action again") == 1
+    assert any("could be" in line for line in shown)
+    assert "coins at I.1:" in shown and any(line.startswith("Ada: Babylon night, 3 coins (at I.1)") for line in shown)
+    assert any(line.startswith("discard pile at I.1 (0)") for line in shown)
+    assert [(a.seat, a.card) for a in session.entered] == [(1, "Loom"), (2, "Lumber Yard")]
+    done, shown = through_pipe(session, ["gla"])
+    at = shown.index(f"I.2 recorded in {path}, with 2 errors (R-DECK, R-UNIQUE):")
+    assert shown[at + 1].startswith("  ! I.2 error[R-DECK]: Loom")
+    assert shown[at + 2].startswith("  ! I.2 error[R-UNIQUE]")
+    assert "\nI.2 Loom | Lumber Yard | Glassworks\n" in path.read_text(encoding="utf-8")
+
+
+def test_help_lists_the_table_commands_and_they_leave_the_record_as_it_is(tmp_path):
+    target = bot_game(*THREE)
+    path = tmp_path / "g.7wn"
+    session = Session(header(target), path=str(path))
+    drive(session, target, until="II.4")
+    before = (session.text(), list(session.turns), list(session.entered))
+    done, shown = through_pipe(session, ["help", "city", "city cy", "hand 2", "pile", "coins", "sheet", "city Zed"])
+    assert (session.text(), session.turns, session.entered) == before and path.read_text(encoding="utf-8") == before[0]
+    assert shown.index(ui.HELP) < shown.index("  pile: the discard pile")
+    for name in ("city", "hand", "pile", "coins", "sheet"):
+        assert any(line.startswith(f"  {name}: ") for line in shown)
+    assert any(line.startswith("Ada: Babylon night,") for line in shown)
+    cyd = next(k for k, line in enumerate(shown) if line.startswith("Cyd: Halikarnassos night"))
+    fields = [line.split()[0] for line in shown[cyd + 1:cyd + 12]]
+    assert {"stages", "production", "shields", "science", "hand"} <= set(fields)
+    assert any(line.startswith("  red ") and "Guard Tower" in line for line in shown[cyd:cyd + 14])  # the pick
+    assert any(line.startswith("Bob's hand at II.3: 4 cards, not known; still possible:") for line in shown)
+    assert any(line.startswith("provisional score sheet after II.3:") for line in shown)
+    assert "no seat 'Zed': seats Ada, Bob, Cyd, or 1 to 3" in shown
+    assert ui.ChoiceCompleter([], extra=table.completions(session)).texts("ci") == ["city Ada", "city Bob", "city Cyd"]
+
+
+def test_with_the_deal_known_hand_shows_the_cards():
+    target = bot_game(*THREE)
+    session = Session(target.model_copy(update={"turns": (), "results": ()}))
+    lines = table.command(session, "hand ada")
+    assert lines == [f"Ada's hand at I.0: {', '.join(c.name for c in session.start().hands[0])}"]
+
+
+@pytest.mark.parametrize("escape", ["\x1b]52;c;aGVsbG8=\x07", "\x1b]0;owned\x07", "\x1b[2J\x1b[31m", "\x9b31m"],
+                         ids=["osc52", "osc0", "csi", "c1-csi"])
+def test_a_seat_name_with_an_escape_sequence_is_shown_as_visible_stand_ins(tmp_path, escape):
+    """Issue 27 item 3, the recorder's share: prompts, findings, turn summary, standings and table commands."""
+    seats = [f"Ada{escape}:Babylon:night", "Bob:Ephesos:day", "Cyd:Halikarnassos:night"]
+    session = Session(make_header(seats=seats, date="2026.11.29"), path=str(tmp_path / "x.7wn"))
+    prompts: list[str] = []
+    real = ui._message
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ui, "_message", lambda q: prompts.append(real(q)) or prompts[-1])
+        _, shown = through_pipe(session, ["lo", "clay po", "al", "lo", "y", "coins", "city 1", "sheet"])
+    assert any("Ada" in line and "Loom" in line for line in shown) and prompts
+    for text in shown + prompts:
+        assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in text), repr(text)
+    assert any("Ada␛" in line for line in shown) or escape.startswith("\x9b")
+
+
+def test_long_lines_wrap_at_word_boundaries_at_any_width():
+    for width in (40, 80, 100, 120, 170):
+        pieces = ui.wrap(ui.HELP, width)
+        assert all(len(p) <= width for p in pieces)
+        assert " ".join(p.strip() for p in pieces) == ui.HELP  # no word broken, none lost
+    assert ui.wrap(ui.HELP, None) == [ui.HELP]  # not a terminal: one line, as a pipe or a log wants it
+    line = "  Ada  coins  3  shields  0  points  12"
+    pieces = ui.wrap(line, 20)
+    assert len(pieces) > 1 and all(len(p) <= 20 and p.startswith("  ") for p in pieces)
+    assert pieces[0].startswith("  Ada") and pieces[1].startswith("    ") and " ".join(pieces).split() == line.split()
+
+
+def _spawn(tmux: list[str], path: Path, flags: list[str]) -> int:
+    """``wnotation record PATH FLAGS`` as the process of a new tmux pane (120x30); its pid."""
+    line = "exec " + " ".join(shlex.quote(a) for a in [*WNOTATION, "record", str(path), *flags])
+    env = {**os.environ, "TERM": "xterm-256color"}
+    subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "30", "-c", str(ROOT), line],
+                   check=True, env=env, timeout=30)
+    pid = subprocess.run([*tmux, "display", "-p", "-t", "rec", "#{pane_pid}"], capture_output=True, text=True,
+                         check=True, timeout=30).stdout
+    return int(pid)
+
+
+KINDS = ["action", "purchase", "keep", "discard", "pick", "confirm", "guilds"]
+
+
+@pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
+@pytest.mark.parametrize("kind", KINDS)
+def test_killed_with_sigkill_at_each_kind_of_prompt_in_a_terminal_then_resumed(tmp_path, kind):
+    """The real command in a tmux pane, killed with SIGKILL while its prompt of ``kind`` waits: the file holds
+    every complete turn and reads and checks; the same command on it goes on and the record comes out whole."""
+    assert TMUX is not None, "tmux is missing in CI: .ci/run installs it"
+    target, view = (bot_game(3, 1), 1) if kind == "guilds" else (bot_game(*THREE), None)
+    flags = seat_flags(target) + (["--view", "Ada"] if view else [])
+    shadow = Session(header(target).model_copy(update={"date": today(), "tags": ()}), view=view)
+    answers: list[str] = []
+    illegal = target.turns[0].actions[0].card  # Ada's card of I.1, again at I.2
+    while True:
+        q = shadow.question()
+        assert q is not None
+        if q.kind == kind and (len(shadow.turns) >= 4 or kind in ("confirm", "guilds", "keep", "pick")):
+            break
+        answer = illegal if kind == "confirm" and (q.label, q.seat, q.kind) == ("I.2", 1, "action") \
+            else answer_for(shadow, target)
+        shadow.answer(answer)
+        answers.append(answer)
+    waiting = ui._message(q).rstrip()
+    path = tmp_path / f"{kind}.7wn"
+    tmux = [TMUX, "-L", f"wnotation-kill-{kind}-{os.getpid()}", "-f", os.devnull]
+    try:
+        pid = _spawn(tmux, path, flags)
+        for answer in answers:
+            subprocess.run([*tmux, "send-keys", "-t", "rec", "-l", answer + "\r"], check=True, timeout=30)
+        screen, deadline = "", time.monotonic() + 60
+        while time.monotonic() < deadline and not screen.rstrip().endswith(waiting):
+            screen = _pane(tmux)
+            time.sleep(0.1)
+        assert screen.rstrip().endswith(waiting), screen[-600:]  # the last line: the prompt, whole
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+    text = path.read_text(encoding="utf-8")
+    kept = parse(text)
+    assert kept.turns == tuple(shadow.turns)[:len(kept.turns)] and len(kept.turns) >= len(shadow.turns) - 1
+    assert check(text).ok and not [p for p in os.listdir(tmp_path) if ".wnotation-" in p]
+    if kind == "confirm":
+        shadow.answer("n")
+    resumed = Session.open(str(path), view=view)
+    rest = []
+    while resumed.question() is not None:
+        rest.append(answer_for(resumed, target))
+        assert resumed.answer(rest[-1]).accepted, rest[-1]
+    while shadow.question() is not None:
+        shadow.answer(answer_for(shadow, target))
+    again = subprocess.run([*WNOTATION, "record", str(path), *(["--view", "Ada"] if view else [])],
+                           input=typed(rest).encode(), capture_output=True, cwd=ROOT, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert path.read_text(encoding="utf-8") == shadow.text() == resumed.text()

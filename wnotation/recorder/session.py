@@ -337,9 +337,9 @@ class Session:
             unseen = tuple(Choice(g.name) for g in load().guilds if g.name not in seen)
             shown = ", ".join(seen) if seen else "none"
             left = n - len(seen)
-            return Question("guilds", 0, "III.end", f"III.end the game's {n} guilds (seen: {shown}): name the "
-                            f"{left} other{'s' if left != 1 else ''}, commas between, or - if not known", unseen
-                            + (Choice(DECLINE, "not known: no [Guilds] tag"),))
+            return Question("guilds", 0, "III.end", f"III.end name the {left} other guild{'s' if left != 1 else ''} "
+                            "(commas between; - if not known)", unseen + (Choice(DECLINE, "not known: no [Guilds] tag"),),
+                            intro=(f"the game's {n} guilds: {len(seen)} seen ({shown})",))
         where = self.current()
         if where is None:
             return None
