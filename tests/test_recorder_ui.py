@@ -457,3 +457,69 @@ def test_killed_with_sigkill_at_each_kind_of_prompt_in_a_terminal_then_resumed(t
                            input=typed(rest).encode(), capture_output=True, cwd=ROOT, timeout=120)
     assert again.returncode == 0, again.stderr
     assert path.read_text(encoding="utf-8") == shadow.text() == resumed.text()
+
+
+def _wait(tmux: list[str], done, timeout: float = 60) -> str:
+    screen, deadline = "", time.monotonic() + timeout
+    while time.monotonic() < deadline and not done(screen):
+        screen = _pane(tmux)
+        time.sleep(0.1)
+    return screen
+
+
+def _keys(tmux: list[str], *answers: str) -> None:
+    for answer in answers:
+        subprocess.run([*tmux, "send-keys", "-t", "rec", "-l", answer + "\r"], check=True, timeout=30)
+
+
+@pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
+def test_in_a_real_terminal_an_illegal_action_waits_for_y_the_table_shows_and_the_intro_wraps_at_words(tmp_path):
+    assert TMUX is not None, "tmux is missing in CI: .ci/run installs it"
+    path = tmp_path / "club.7wn"
+    tmux = [TMUX, "-L", f"wnotation-confirm-{os.getpid()}", "-f", os.devnull]
+    flags = [f for s in ["Ada\x1b]0;owned\x07:Babylon:night", *ROSTER[1:]] for f in ("--seat", s)]
+    try:
+        _spawn(tmux, path, flags)
+        screen = _wait(tmux, lambda s: "I.1 Ada" in s)
+        top = screen.splitlines()
+        pieces = ui.wrap(ui.HELP, 120)
+        assert len(pieces) > 1 and top[:len(pieces)] == pieces, top[:4]  # wrapped at words on 120 columns
+        _keys(tmux, "lo", "clay po", "al", "lo")
+        screen = _wait(tmux, lambda s: s.rstrip().endswith("[y/N]>"))
+        assert screen.rstrip().endswith("I.2 record Loom for Ada␛]0;owned␇ with 2 errors (R-DECK, R-UNIQUE)? [y/N]>")
+        _keys(tmux, "lo", "sto", "al", "coins")
+        screen = _wait(tmux, lambda s: "coins at I.1:" in s)
+        assert "not recorded: Loom for Ada␛]0;owned␇; enter the action again" in screen
+        assert "could be" in screen and "I.2 record Altar for Ada␛]0;owned␇ with 1 error (R-DECK)? [y/N]>" in screen
+        _keys(tmux, "n", "th", "lu ya", "gla", "sheet")
+        screen = _wait(tmux, lambda s: "provisional score sheet after I.2:" in s)
+        assert "I.2 recorded in" in screen and ", with" not in screen.split("I.2 recorded in")[1].split("\n")[0]
+        assert "\nI.2 Theater | Lumber Yard | Glassworks\n" in path.read_text(encoding="utf-8")
+        assert "\x1b" not in screen
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+
+
+@pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
+def test_in_a_real_terminal_the_score_pad_refuses_an_impossible_row_and_says_when_it_keeps_one(tmp_path):
+    assert TMUX is not None, "tmux is missing in CI: .ci/run installs it"
+    path = tmp_path / "pad.7wn"
+    tmux = [TMUX, "-L", f"wnotation-pad-{os.getpid()}", "-f", os.devnull]
+    line = " ".join(shlex.quote(a) for a in [*WNOTATION, "record", str(path), "--scores", "--seat", "Kai:Gizah",
+                                            "--seat", "Lu:Rhodos", "--seat", "Mo:Ephesos"])
+    env = {**os.environ, "TERM": "xterm-256color"}
+    subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "40", "-c", str(ROOT),
+                    f"{line}; echo EXIT $?; sleep 60"], check=True, env=env, timeout=30)
+    try:
+        _wait(tmux, lambda s: "coins Kai" in s)
+        _keys(tmux, "0", "0", "0", "1", "19", "n", "1", "1", "3")
+        screen = _wait(tmux, lambda s: s.rstrip().endswith("[y/N]>") and "treasury 3" in s)
+        assert "error[R-MILITARY]: Lu's military 19 cannot be" in screen
+        assert "error[R-SCORE]: Kai's treasury is 0 for 0 coins (coins / 3, rounded down), not 3" in screen
+        _keys(tmux, "y", "", "", *["0"] * 15, "", "", "", "")
+        screen = _wait(tmux, lambda s: "EXIT" in s)
+        assert "the score pad is filled in with 1 error (R-SCORE)" in screen and "EXIT 0" in screen
+        assert "is complete" not in screen
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+    assert not replay(parse(path.read_text(encoding="utf-8"))).ok
