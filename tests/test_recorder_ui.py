@@ -97,6 +97,9 @@ def test_a_7_player_game_in_a_seat_view_with_a_purchase_chosen_and_completion_fa
     path = tmp_path / "seven.7wn"
     done, shown = through_pipe(Session(header(target), path=str(path), view=4), answers)
     assert done
+    # the purchases are listed before the purchase question, with no Tab pressed
+    asked = [k for k, line in enumerate(shown) if line.startswith("  1  (") and line.endswith(" (default)")]
+    assert asked and all(shown[k + 1].startswith("  2  (") for k in asked)
     text = path.read_text(encoding="utf-8")
     assert text == shadow.text() and write(parse(text)) == text
     record = parse(text)
