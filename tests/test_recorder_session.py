@@ -284,6 +284,21 @@ def test_undo_the_last_action_the_turn_and_across_the_last_complete_turn(tmp_pat
     assert path.read_text(encoding="utf-8") == saved
 
 
+def test_R_HALI__a_pick_the_pile_does_not_hold_is_recorded_only_when_confirmed_and_marked():
+    target = bot_game(*THREE)
+    session = Session(header(target))
+    drive(session, target, until="pick")
+    reply = session.answer("scriptorium")
+    assert not reply.accepted and reply.lines[0].startswith("II.3 error[R-HALI]: Cyd cannot build Scriptorium")
+    assert session.question().prompt == "II.3 record the pick Scriptorium for Cyd with 1 error (R-HALI)? [y/N]"
+    assert session.answer("gu").lines == ("not recorded: the pick Scriptorium for Cyd; enter the pick again",)
+    assert session.question().kind == "pick"
+    session.answer("scriptorium")
+    reply = session.answer("y")
+    assert "Cyd builds Scriptorium from the discard pile, recorded with 1 error (R-HALI)" in reply.lines
+    assert [a.pick.card for a in session.turns[-1].actions if a.pick] == ["Scriptorium"]
+
+
 def test_undo_a_pick_asks_it_again():
     target = bot_game(*THREE)
     session = Session(header(target))

@@ -560,8 +560,10 @@ class Session:
         self.picks_done.append((k, seat, len(self.turns)))
         self.save()
         lines = [report.finding(f) for f in found]
+        marked = [f for f in found if f.severity != "note"]
         lines.append(f"{self.header.seats[seat - 1].name} " + (f"builds {card} from the discard pile" if card else
-                                                               "declines the pick"))
+                                                               "declines the pick")
+                     + (f", recorded with {report.counted(marked)}" if marked else ""))
         lines += self.standings(self.turns[-1].label)
         lines += self._after_turn()
         return Reply(True, tuple(lines))
