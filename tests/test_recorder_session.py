@@ -548,3 +548,43 @@ def test_R_TRADE_MINIMAL__the_purchase_question_lists_its_purchases_and_a_stage_
     assert not any("[1 coins]" in p for p in prompts) and any("[1 coin]" in p for p in prompts)
     notes = [c.note for game in (THREE, SEVEN) for q, _, _ in recorded(game)[1] for c in q.choices]
     assert "1 coin" in notes and not any(n.startswith("1 coins") for n in notes)
+
+
+# --- properties ------------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 7), seed=st.integers(0, 10_000), answers=st.integers(0, 80), undos=st.integers(1, 4))
+def test_undo_then_redo_gives_back_the_same_record_file_and_question(tmp_path_factory, players, seed, answers, undos):
+    target = bot_game(players, seed)
+    path = tmp_path_factory.mktemp("redo") / "g.7wn"
+    session = Session(header(target), path=str(path))
+    session.save()  # as the command does at once
+    for _ in range(answers):
+        if session.question() is None:
+            break
+        assert session.answer(answer_for(session, target)).accepted
+    before = (session.text(), path.read_text(encoding="utf-8"), session.question())
+    done = sum(session.answer("undo").accepted for _ in range(undos))
+    assert sum(session.answer("redo").accepted for _ in range(undos)) == done
+    assert (session.text(), path.read_text(encoding="utf-8"), session.question()) == before
+    drive(session, target)
+    assert session.text() == expected_text(target)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), turn=st.integers(1, 5), other=st.text(max_size=12))
+def test_R_UNIQUE__an_answer_with_errors_is_never_recorded_by_anything_but_a_yes(seed, turn, other):
+    """At a random turn of a random game, the first seat builds again a card its city holds: whatever else is
+    typed at the confirmation (a card, a command, nothing, noise), the record is unchanged and the seat asked."""
+    target = bot_game(3, seed)
+    session = Session(header(target))
+    drive(session, target, until=f"I.{turn + 1}")
+    built = next((a.card for t in session.turns for a in t.actions if a.seat == 1 and a.use == "build"), None)
+    if built is None or " ".join(other.split()).casefold() in ("y", "yes"):
+        return
+    text = session.text()
+    assert not session.answer(built).accepted and session.question().kind == "confirm"
+    reply = session.answer(other)
+    assert not reply.accepted and reply.lines[0].startswith(f"not recorded: {built} for Ada")
+    assert session.text() == text and not session.entered and session.question().kind == "action"
