@@ -24,6 +24,7 @@ from prompt_toolkit.output import DummyOutput
 from cli_helpers import run as cli
 from test_recorder_session import SEVEN, THREE, answer_for, bot_game, drive, expected_text, header, script
 from wnotation import check, parse, replay, write
+from wnotation.recorder import scores as pad
 from wnotation.recorder import table, ui
 from wnotation.recorder.header import make_header, today
 from wnotation.recorder.session import Session
@@ -526,3 +527,54 @@ def test_in_a_real_terminal_the_score_pad_refuses_an_impossible_row_and_says_whe
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
     assert not replay(parse(path.read_text(encoding="utf-8"))).ok
+
+
+PAD_SEATS = ["--seat", "Kai:Gizah", "--seat", "Lu:Rhodos", "--seat", "Mo:Ephesos"]
+#: For each kind of the score pad's prompts: the answers typed before it, the prompt waiting when it is killed.
+PAD_PROMPTS = {
+    "row": (["3", "4", "5", "1"], "military Lu>"),
+    "confirm": (["3", "4", "5", "1", "1", "1", "2"], "record treasury 2 for Kai with 1 error (R-SCORE)? [y/N]>"),
+    "re-enter": (["3", "4", "5"] + ["1"] * 21 + ["", "", ""], "re-enter a row (ROW SEAT, e.g. treasury Kai), or "
+                 "Enter: done>"),
+    "header": (["Club night", "Kai"], "seat 1 Wonder>"),  # the event, then the first seat's name
+}
+
+
+@pytest.mark.skipif(TMUX is None and not os.environ.get("CI"), reason="tmux is not installed (apt-get install tmux)")
+@pytest.mark.parametrize("kind", list(PAD_PROMPTS))
+def test_the_score_pad_killed_with_sigkill_at_each_kind_of_prompt_then_resumed(tmp_path, kind):
+    """``record --scores`` in a tmux pane killed while a row, a confirmation, the final re-entry or (no --seat) the
+    header is asked: the file holds every answer taken (none for the header: it is written once complete) and the
+    same command goes on to the same pad."""
+    assert TMUX is not None, "tmux is missing in CI: .ci/run installs it"
+    answers, waiting = PAD_PROMPTS[kind]
+    path = tmp_path / "pad.7wn"
+    tmux = [TMUX, "-L", f"wnotation-padkill-{kind}-{os.getpid()}", "-f", os.devnull]
+    try:
+        pid = _spawn(tmux, path, ["--scores", "--date", "2026.11.29"] + ([] if kind == "header" else PAD_SEATS))
+        _keys(tmux, *answers)
+        screen = _wait(tmux, lambda s: s.rstrip().endswith(waiting))
+        assert screen.rstrip().endswith(waiting), screen[-400:]
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
+    if kind == "header":
+        assert not path.exists()
+        rest = ["3", "4", "5"] + ["1"] * 21 + ["", "", ""]
+        again = subprocess.run([*WNOTATION, "record", str(path), "--scores", "--date", "2026.11.29", *PAD_SEATS],
+                               input=typed(rest).encode(), capture_output=True, cwd=ROOT, timeout=120)
+    else:
+        kept = parse(path.read_text(encoding="utf-8"))
+        coins = [r.coins for r in kept.results]
+        assert coins == [3, 4, 5] and [r.military for r in kept.results][:1] == [1]
+        if kind == "confirm":
+            assert kept.results[0].treasury is None  # the answer with an error waited for y: not kept
+        left = pad.PadSession.open(str(path))
+        n = len(left.answered)
+        rest = ["1"] * (24 - n) + ["", "", ""] if kind != "re-enter" else []  # 7 rows of 1, then the totals
+        again = subprocess.run([*WNOTATION, "record", str(path), "--scores"], input=typed(rest).encode(),
+                               capture_output=True, cwd=ROOT, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert b"the score pad is complete" in again.stdout
+    record = parse(path.read_text(encoding="utf-8"))
+    assert replay(record).ok and [r.total for r in record.results] == [7, 7, 7] and record.results[0].treasury == 1
