@@ -202,20 +202,16 @@ class PadSession:
     def _errors(self, seat: int, row: str, values: dict[str, int | None]) -> list[Finding]:
         """The errors the engine's pad checks find in ``seat``'s line once ``values`` are put in it, that the line
         did not have before (a line not filled in yet is given a total, so that only what is typed is judged)."""
-        def found(extra: dict[str, int | None]) -> Counter[tuple[str, str]]:
-            record = self._checkable({**self.values.get(seat, {}), **extra}, seat)
-            fs, _ = scorepad.check(record)
-            return Counter((f.rule, f.message) for f in fs if f.seat == seat and f.severity == "error")
+        def errors(extra: dict[str, int | None]) -> list[Finding]:
+            found, _ = scorepad.check(self._checkable({**self.values.get(seat, {}), **extra}, seat))
+            return [f for f in found if f.seat == seat and f.severity == "error"]
 
-        before, after = found({}), found(values)
-        record = self._checkable({**self.values.get(seat, {}), **values}, seat)
-        fs, _ = scorepad.check(record)
-        new = after - before
+        had = Counter((f.rule, f.message) for f in errors({}))
         out = []
-        for f in fs:
-            key = (f.rule, f.message)
-            if f.seat == seat and f.severity == "error" and new[key]:
-                new[key] -= 1
+        for f in errors(values):
+            if had[(f.rule, f.message)]:
+                had[(f.rule, f.message)] -= 1
+            else:
                 out.append(f)
         return out
 
