@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -381,6 +383,11 @@ def test_a_seat_name_with_an_escape_sequence_is_shown_as_visible_stand_ins(tmp_p
     for text in shown + prompts:
         assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in text), repr(text)
     assert any("Ada␛" in line for line in shown) or escape.startswith("\x9b")
+    offered = ui.ChoiceCompleter([], extra=table.completions(session)).get_completions(
+        Document("city"), CompleteEvent(text_inserted=True))
+    texts = [(c.text, c.display_meta_text) for c in offered]
+    assert texts[0][0] == "city 1" and texts[1][0] == "city Bob"  # a name with a control character: its number
+    assert all(text.isprintable() and meta.isprintable() for text, meta in texts)
 
 
 def test_long_lines_wrap_at_word_boundaries_at_any_width():

@@ -7,6 +7,7 @@ front end shows every line through the one sanitiser).
 
 from __future__ import annotations
 
+from ..compiler_style import visible
 from ..engine import State
 from ..render import city_fields, discard_text, score_table
 from ..vocabulary import seat_key
@@ -28,11 +29,13 @@ _SEATED = ("city", "hand")
 
 
 def completions(session: Session) -> tuple[Choice, ...]:
-    """The commands as completions (``city Ada`` for each seat), after the question's own choices."""
+    """The commands as completions (``city Ada`` for each seat; ``city 2`` for a name that holds a control
+    character, which is shown as visible stand-ins in the note), after the question's own choices."""
     out: list[Choice] = []
     for name, note in COMMANDS.items():
         if name in _SEATED:
-            out += [Choice(f"{name} {s.name}", f"show {s.name}'s {name}") for s in session.header.seats]
+            out += [Choice(f"{name} {s.name if visible(s.name) == s.name else k}", f"show {visible(s.name)}'s {name}")
+                    for k, s in enumerate(session.header.seats, 1)]
         else:
             out.append(Choice(name, note.split(" (")[0]))
     return tuple(out)
