@@ -585,3 +585,16 @@ def test_the_score_pad_killed_with_sigkill_at_each_kind_of_prompt_then_resumed(t
     assert b"the score pad is complete" in again.stdout
     record = parse(path.read_text(encoding="utf-8"))
     assert replay(record).ok and [r.total for r in record.results] == [7, 7, 7] and record.results[0].treasury == 1
+
+
+def test_going_on_with_a_record_shows_its_errors_with_escapes_as_visible_stand_ins(tmp_path):
+    path = tmp_path / "x.7wn"
+    session = Session(make_header(seats=["Ada\x1b]52;c;aGk=\x07:Babylon:night", *ROSTER[1:]], date="2026.11.29"),
+                      path=str(path))
+    for answer in ("lo", "clay po", "al", "lo", "y", "lu ya", "gla"):
+        session.answer(answer)
+    assert "\nI.2 Loom | " in path.read_text(encoding="utf-8")
+    done = subprocess.run([*WNOTATION, "record", str(path)], input=b"", capture_output=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode()
+    assert "I.2 error[R-UNIQUE]: Ada␛]52;c;aGk=␇ cannot build Loom" in out and "\x1b]" not in out

@@ -69,8 +69,10 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
         session.save()  # at once: the header of a new record, the canonical text of one to go on with
     except OSError as exc:
         raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
+    from ..compiler_style import visible
+
     for line in session.findings_lines():
-        click.echo(line)
+        click.echo(visible(line))  # record text (seat names) is data: no escape reaches the terminal
     ui.run(session)
     return 0
 
