@@ -598,3 +598,10 @@ def test_going_on_with_a_record_shows_its_errors_with_escapes_as_visible_stand_i
     assert done.returncode == 0, done.stderr
     out = done.stdout.decode()
     assert "I.2 error[R-UNIQUE]: Ada␛]52;c;aGk=␇ cannot build Loom" in out and "\x1b]" not in out
+
+
+def test_the_commands_refusals_show_names_with_escapes_as_visible_stand_ins(tmp_path):
+    path = tmp_path / "g.7wn"
+    path.write_text(cli("new", "--seat", "A:Gizah", "--seat", "B:Ephesos", "--seat", "C:Rhodos").stdout)
+    err = cli("record", str(path), "--view", "Z\x1b]0;x\x07", code=2).stderr
+    assert err == "error: --view Z␛]0;x␇: no such seat (seats: A, B, C, or 1 to 3)\n"

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
+from ..compiler_style import visible
 from .errors import UserError
+
+
+def _usage(message: str) -> UserError:
+    """The command's usage error, its message shown through the one sanitiser (names and paths are data)."""
+    return UserError(visible(message))
+
 
 RECORD_EPILOG = """\b
 Each turn asks every seat's action in seat order, completing from what the engine knows at
@@ -50,7 +57,7 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
 
     if recording.exists(file):
         if seats or event or date:
-            raise UserError(f"{file} already holds a record, whose header is kept: leave out --seat, --event and "
+            raise _usage(f"{file} already holds a record, whose header is kept: leave out --seat, --event and "
                             "--date to go on with it")
         session = recording.Session.open(file)
     else:
@@ -58,7 +65,7 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
             header = make_header(seats=seats, event=event, date=date) if seats else ui.ask_header(
                 event=event, date=date)
         except HeaderError as exc:
-            raise UserError(str(exc)) from None
+            raise _usage(str(exc)) from None
         session = recording.Session(header, path=file)
     if view is not None:
         session.view = _seat(view, [s.name for s in session.header.seats])
@@ -68,9 +75,7 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
     try:
         session.save()  # at once: the header of a new record, the canonical text of one to go on with
     except OSError as exc:
-        raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
-    from ..compiler_style import visible
-
+        raise _usage(f"cannot write {file}: {exc.strerror or exc}") from None
     for line in session.findings_lines():
         click.echo(visible(line))  # record text (seat names) is data: no escape reaches the terminal
     ui.run(session)
@@ -88,7 +93,7 @@ def _scores(file: str, event: str | None, date: str | None, seats: tuple[str, ..
         named = pad.expansions_of(expansions or "")
         if recording.exists(file):
             if seats or event or date or named:
-                raise UserError(f"{file} already holds a record, whose header is kept: leave out --seat, --event, "
+                raise _usage(f"{file} already holds a record, whose header is kept: leave out --seat, --event, "
                                 "--date and --expansions to go on with it")
             session = pad.PadSession.open(file)
         else:
@@ -96,11 +101,11 @@ def _scores(file: str, event: str | None, date: str | None, seats: tuple[str, ..
                 event=event, date=date)
             session = pad.PadSession(header.model_copy(update={"expansions": named}), file)
     except (HeaderError, ValueError) as exc:
-        raise UserError(str(exc)) from None
+        raise _usage(str(exc)) from None
     try:
         pad.run(session, echo=click.echo)
     except OSError as exc:
-        raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
+        raise _usage(f"cannot write {file}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -113,7 +118,7 @@ def _seat(text: str, names: list[str]) -> int:
     for k, name in enumerate(names, 1):
         if seat_key(name) == seat_key(text):
             return k
-    raise UserError(f"--view {text}: no such seat (seats: {', '.join(names)}, or 1 to {len(names)})")
+    raise _usage(f"--view {text}: no such seat (seats: {', '.join(names)}, or 1 to {len(names)})")
 
 
 COMMANDS = (record,)
