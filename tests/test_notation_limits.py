@@ -82,10 +82,10 @@ def test_a_variation_closed_before_the_limit_makes_room_again():
 def test_a_500_deep_file_is_a_quick_notation_error_of_check():
     text = nested(500)
     assert 8_000 < len(text.encode()) < 9_500
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded machine does not fail the bound
     report = check_text(text, "deep.7wn")
-    elapsed = time.perf_counter() - start
-    [d] = report.diagnostics
+    elapsed = time.process_time() - start
+    [d] = [d for d in report.diagnostics if d.severity == "error"]  # and the note: the game is not replayed
     assert (d.rule, d.line, d.column) == ("variation", FIRST_OPEN + MAX_VARIATION_DEPTH, 1)
     assert elapsed < 1.0
 
