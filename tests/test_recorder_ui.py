@@ -167,6 +167,11 @@ def _pane(tmux: list[str]) -> str:
     return subprocess.run([*tmux, "capture-pane", "-p", "-t", "rec"], capture_output=True, text=True).stdout
 
 
+def _no_size(environ: Any) -> dict[str, str]:
+    """The environment without COLUMNS and LINES, which would override the pane's own size."""
+    return {k: v for k, v in environ.items() if k not in ("COLUMNS", "LINES")}
+
+
 def _recording(path: Path, socket: str, then: str) -> tuple[Any, list[str], Path, list[str]]:
     """``wnotation record PATH`` started in a tmux session ``rec`` (120x30) on its own server, for a bot game of
     three seats, the shell running ``then`` after it: the game, its typed answers, the path and the tmux prefix."""
@@ -174,7 +179,7 @@ def _recording(path: Path, socket: str, then: str) -> tuple[Any, list[str], Path
     target = bot_game(*THREE)
     tmux = [TMUX, "-L", f"wnotation-{socket}-{os.getpid()}", "-f", os.devnull]
     line = " ".join(shlex.quote(a) for a in [*WNOTATION, "record", str(path), *seat_flags(target)])
-    env = {**os.environ, "TERM": "xterm-256color"}
+    env = {**_no_size(os.environ), "TERM": "xterm-256color"}
     subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "30", "-c", str(ROOT),
                     f"{line}; {then}"], check=True, env=env, timeout=30)
     return target, script(target), path, tmux
@@ -265,7 +270,7 @@ def test_new_asks_in_a_terminal_and_writes_only_the_header_to_its_redirected_out
     path = tmp_path / "new.7wn"
     tmux = [TMUX, "-L", f"wnotation-new-{os.getpid()}", "-f", os.devnull]
     line = " ".join(shlex.quote(a) for a in [*WNOTATION, "new"]) + f" > {shlex.quote(str(path))}; echo DONE"
-    env = {**os.environ, "TERM": "xterm-256color"}
+    env = {**_no_size(os.environ), "TERM": "xterm-256color"}
     subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "30", "-c", str(ROOT),
                     f"{line}; sleep 60"], check=True, env=env, timeout=30)
     try:
@@ -405,7 +410,7 @@ def test_long_lines_wrap_at_word_boundaries_at_any_width():
 def _spawn(tmux: list[str], path: Path, flags: list[str]) -> int:
     """``wnotation record PATH FLAGS`` as the process of a new tmux pane (120x30); its pid."""
     line = "exec " + " ".join(shlex.quote(a) for a in [*WNOTATION, "record", str(path), *flags])
-    env = {**os.environ, "TERM": "xterm-256color"}
+    env = {**_no_size(os.environ), "TERM": "xterm-256color"}
     subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "30", "-c", str(ROOT), line],
                    check=True, env=env, timeout=30)
     pid = subprocess.run([*tmux, "display", "-p", "-t", "rec", "#{pane_pid}"], capture_output=True, text=True,
@@ -518,7 +523,7 @@ def test_in_a_real_terminal_the_score_pad_refuses_an_impossible_row_and_says_whe
     tmux = [TMUX, "-L", f"wnotation-pad-{os.getpid()}", "-f", os.devnull]
     line = " ".join(shlex.quote(a) for a in [*WNOTATION, "record", str(path), "--scores", "--seat", "Kai:Gizah",
                                             "--seat", "Lu:Rhodos", "--seat", "Mo:Ephesos"])
-    env = {**os.environ, "TERM": "xterm-256color"}
+    env = {**_no_size(os.environ), "TERM": "xterm-256color"}
     subprocess.run([*tmux, "new-session", "-d", "-s", "rec", "-x", "120", "-y", "40", "-c", str(ROOT),
                     f"{line}; echo EXIT $?; sleep 60"], check=True, env=env, timeout=30)
     try:

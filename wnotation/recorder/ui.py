@@ -86,11 +86,11 @@ def run(session: Session, *, echo: Echo = print, input: Any = None, output: Any 
     """Ask ``session``'s questions until the record is complete (True) or the user stops (False). ``width``: the
     width lines are wrapped to (default: the terminal's when printing to one, else none)."""
     prompt: PromptSession[str] = PromptSession(input=input, output=output)
-    if width is None and echo is print and sys.stdout.isatty():
-        width = shutil.get_terminal_size().columns
+    follow = width is None and echo is print and sys.stdout.isatty()
 
     def show(line: str) -> None:
-        for piece in wrap(visible(line), width):
+        # on a terminal, its width at each line: a window resized mid-game wraps to its new width
+        for piece in wrap(visible(line), shutil.get_terminal_size().columns if follow else width):
             echo(piece)
 
     show(HELP)
