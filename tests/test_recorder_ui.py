@@ -359,6 +359,8 @@ def test_help_lists_the_table_commands_and_they_leave_the_record_as_it_is(tmp_pa
     assert any(line.startswith("provisional score sheet after II.3:") for line in shown)
     assert "no seat 'Zed': seats Ada, Bob, Cyd, or 1 to 3" in shown
     assert ui.ChoiceCompleter([], extra=table.completions(session)).texts("ci") == ["city Ada", "city Bob", "city Cyd"]
+    guilds = ui.ChoiceCompleter([ui.Choice("Builders Guild"), ui.Choice("Spies Guild")], multi=True)
+    assert guilds.texts("Builders Guild, sp") == ["Spies Guild"]  # the item after the last comma
 
 
 def test_with_the_deal_known_hand_shows_the_cards():
