@@ -607,3 +607,9 @@ def test_the_commands_refusals_show_names_with_escapes_as_visible_stand_ins(tmp_
     path.write_text(cli("new", "--seat", "A:Gizah", "--seat", "B:Ephesos", "--seat", "C:Rhodos").stdout)
     err = cli("record", str(path), "--view", "Z\x1b]0;x\x07", code=2).stderr
     assert err == "error: --view Z␛]0;x␇: no such seat (seats: A, B, C, or 1 to 3)\n"
+
+
+def test_a_wonder_given_by_the_beginning_of_only_one_name_is_taken_in_the_flags_too():
+    out = cli("new", "--date", "2026.11.29", "--seat", "A:bab", "--seat", "B:hal:n", "--seat", "C:colossus").stdout
+    assert '[Seat1 "A" "Babylon" "day"]\n[Seat2 "B" "Halikarnassos" "night"]\n[Seat3 "C" "Rhodos" "day"]' in out
+    assert "unknown Wonder 'the'" in cli("new", "--seat", "A:the", "--seat", "B:hal", "--seat", "C:rh", code=2).stderr
