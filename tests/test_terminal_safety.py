@@ -323,8 +323,8 @@ def test_no_escape_from_a_record_reaches_a_real_terminal(hostile, hostile_cases,
 # --- what is not steering stays as written ---------------------------------------------------------------------
 
 #: A name of a correct record with characters that draw nothing but steer nothing: a zero-width non-joiner
-#: (Persian), a zero-width joiner (an emoji family) and a soft hyphen.
-JOINED = "Mohammad\u200cReza \U0001f468\u200d\U0001f469 Ma\u00adria"
+#: (Persian), a zero-width joiner (an emoji family), a soft hyphen and a right-to-left mark.
+JOINED = "Mohammad\u200cReza \U0001f468\u200d\U0001f469 Ma\u00adria \u05d3\u05d5\u05d3\u200f"
 
 
 @given(st.text())
@@ -335,9 +335,9 @@ def test_safe_text_keeps_its_length_and_every_character_that_does_not_steer(text
 
 
 def test_every_bidi_control_steers_and_joiners_do_not():
-    assert all(steers(c) for c in "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert all(steers(c) for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
     assert all(steers(c) for c in "\x00\x07\x08\x1b\x7f\x85\x9b\u2028\u2029\r\n")
-    assert not any(steers(c) for c in "\t\u200c\u200d\u00ad\u200b\ufeff")
+    assert not any(steers(c) for c in "\t\u200c\u200d\u00ad\u200b\ufeff\u200e\u200f\u061c")  # marks: text
 
 
 def test_a_name_with_joiners_is_shown_printed_and_formatted_as_written(tmp_path, monkeypatch):

@@ -5,7 +5,7 @@ Record text is data: a record may hold escape sequences, carriage returns or bid
 comment, a seat name, a file name), and printed raw they would move the cursor, recolour or clear the reader's
 terminal, write its clipboard (OSC 52), retitle its window (OSC 0) or make the line shown differ from the line
 read. :func:`steers` is the one definition of such a character: a control (C0 but tab, DEL, C1), a bidi control
-(embeddings, overrides, isolates and marks), a line or paragraph separator, a lone surrogate. Every command shows
+(embeddings, overrides and isolates), a line or paragraph separator, a lone surrogate. Every command shows
 text for people through :func:`safe` or :func:`safe_lines` (``wnotation.cli.output``), which replace each with a
 visible stand-in of the same width (a control picture such as ``␛``, or ``�``) and keep the rest (a name's
 zero-width joiner, its soft hyphen); output that is data (7WN text, JSON, HTML, SVG) keeps its bytes, JSON with
@@ -32,8 +32,10 @@ _SEVERITY_STYLE = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "note": "\x1b
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
 
 
-#: The bidi controls: ALM, LRM, RLM, the embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069).
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The bidi controls that reorder what follows them (the "Trojan Source" characters): the embeddings and overrides
+#: (U+202A-U+202E) and the isolates (U+2066-U+2069). The marks (ALM, LRM, RLM) only nudge a neutral character and
+#: are common in right-to-left names as typed: they stay text.
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _STEERING = {"Cc", "Zl", "Zp", "Cs"}
 
 
