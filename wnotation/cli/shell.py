@@ -27,6 +27,9 @@ class WnotationGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         debug = bool(ctx.params.get("debug"))
+        from .output import set_colour
+
+        set_colour("auto")  # each run starts from auto; a command's --color sets it again before it runs
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, BrokenPipe):
