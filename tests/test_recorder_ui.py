@@ -364,6 +364,8 @@ def test_help_lists_the_table_commands_and_they_leave_the_record_as_it_is(tmp_pa
     assert any(line.startswith("provisional score sheet after II.3:") for line in shown)
     assert "no seat 'Zed': seats Ada, Bob, Cyd, or 1 to 3" in shown
     assert ui.ChoiceCompleter([], extra=table.completions(session)).texts("ci") == ["city Ada", "city Bob", "city Cyd"]
+    guilds = ui.ChoiceCompleter([ui.Choice("Builders Guild"), ui.Choice("Spies Guild")], multi=True)
+    assert guilds.texts("Builders Guild, sp") == ["Spies Guild"]  # the item after the last comma
 
 
 def test_with_the_deal_known_hand_shows_the_cards():
@@ -610,3 +612,9 @@ def test_the_commands_refusals_show_names_with_escapes_as_visible_stand_ins(tmp_
     path.write_text(cli("new", "--seat", "A:Gizah", "--seat", "B:Ephesos", "--seat", "C:Rhodos").stdout)
     err = cli("record", str(path), "--view", "Z\x1b]0;x\x07", code=2).stderr
     assert err == "error: --view Z␛]0;x␇: no such seat (seats: A, B, C, or 1 to 3)\n"
+
+
+def test_a_wonder_given_by_the_beginning_of_only_one_name_is_taken_in_the_flags_too():
+    out = cli("new", "--date", "2026.11.29", "--seat", "A:bab", "--seat", "B:hal:n", "--seat", "C:colossus").stdout
+    assert '[Seat1 "A" "Babylon" "day"]\n[Seat2 "B" "Halikarnassos" "night"]\n[Seat3 "C" "Rhodos" "day"]' in out
+    assert "unknown Wonder 'the'" in cli("new", "--seat", "A:the", "--seat", "B:hal", "--seat", "C:rh", code=2).stderr

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from cli_helpers import run
 from helpers import HEADER
 from wnotation import cli
-from wnotation.compiler_style import compiler_style, json_safe, steers, visible
+from wnotation.compiler_style import compiler_style, json_safe, safe, steers, visible
 from wnotation.notation import NotationError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -318,3 +318,38 @@ def test_no_escape_from_a_record_reaches_a_real_terminal(hostile, hostile_cases,
     assert "pwned" not in title and "title" not in title and not buffers.strip()
     assert "Ann\u241b]52;c;cHduZWQ=\u2407".encode() in seen  # the names were shown, as stand-ins
     assert seen.count(b"would steer this terminal") == len(DATA)
+
+
+# --- what is not steering stays as written ---------------------------------------------------------------------
+
+#: A name of a correct record with characters that draw nothing but steer nothing: a zero-width non-joiner
+#: (Persian), a zero-width joiner (an emoji family), a soft hyphen and a right-to-left mark.
+JOINED = "Mohammad\u200cReza \U0001f468\u200d\U0001f469 Ma\u00adria \u05d3\u05d5\u05d3\u200f"
+
+
+@given(st.text())
+def test_safe_text_keeps_its_length_and_every_character_that_does_not_steer(text):
+    shown = safe(text)
+    assert len(shown) == len(text) and not _steering(shown.replace("\n", "\ufffd"))
+    assert all(a == b for a, b in zip(text, shown) if not steers(a))
+
+
+def test_every_bidi_control_steers_and_joiners_do_not():
+    assert all(steers(c) for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert all(steers(c) for c in "\x00\x07\x08\x1b\x7f\x85\x9b\u2028\u2029\r\n")
+    assert not any(steers(c) for c in "\t\u200c\u200d\u00ad\u200b\ufeff\u200e\u200f\u061c")  # marks: text
+
+
+def test_a_name_with_joiners_is_shown_printed_and_formatted_as_written(tmp_path, monkeypatch):
+    from wnotation.cli import streams
+
+    path = tmp_path / "joined.7wn"
+    text = _named(JOINED)
+    path.write_text(text, encoding="utf-8")
+    assert JOINED in run("score", str(path)).stdout
+    assert JOINED in run("show", str(path), "--seat", "1").stdout
+    assert json.loads(run("score", str(path), "--json").stdout)["seats"][0]["name"] == JOINED
+    assert f'"name": "{JOINED}"' in run("json", str(path)).stdout  # the JSON bytes hold the joiners as they are
+    monkeypatch.setattr(streams, "is_terminal", lambda: True)
+    assert run("fmt", str(path)).stdout == text  # data without a steering character still goes to a terminal
+    assert JOINED in run("score", str(path)).stdout

@@ -9,7 +9,7 @@ from typing import IO, Any
 import click
 
 from ..catalog import CatalogError
-from ..compiler_style import visible_lines
+from ..compiler_style import safe_lines
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: What the shell reports for a process killed by SIGPIPE (128 + 13); used where there is no SIGPIPE.
@@ -34,7 +34,7 @@ class UserError(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(visible_lines(f"error: {self.format_message()}"), err=True)
+        click.echo(safe_lines(f"error: {self.format_message()}"), err=True)
 
 
 class RecordError(click.ClickException):
@@ -53,7 +53,7 @@ class InternalError(click.ClickException):
     exit_code = EXIT_INTERNAL
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(visible_lines(f"internal error: {self.format_message()}"), err=True)
+        click.echo(safe_lines(f"internal error: {self.format_message()}"), err=True)
 
 
 class BrokenPipe(Exception):
@@ -69,7 +69,7 @@ class OutputError(click.ClickException):
 
     def show(self, file: IO[Any] | None = None) -> None:
         try:
-            click.echo(visible_lines(f"error: {self.format_message()}"), err=True)
+            click.echo(safe_lines(f"error: {self.format_message()}"), err=True)
         except (OSError, BrokenPipe):
             pass  # stderr is gone too: the exit code is all that is left
 

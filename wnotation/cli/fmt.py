@@ -8,7 +8,7 @@ from contextlib import nullcontext
 import click
 
 from ..atomicfile import write_atomic as _atomic_write
-from ..compiler_style import visible_lines
+from ..compiler_style import safe_lines
 from . import streams
 from .errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UserError, worst
 from .inputs import RECORD_PATH, STDIN, expand, read
@@ -127,7 +127,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
 
 def _emit(text: str, source: str, say: Callable[[str], None]) -> int:
     """The canonical text of ``source`` on stdout as it is (it is data: > FILE, | wnotation check -); refused on a
-    terminal when it holds a control or format character (:func:`~wnotation.cli.output.emit_data`), the other
+    terminal when it holds a character that steers a terminal (:func:`~wnotation.cli.output.emit_data`), the other
     inputs still formatted. The exit code of the write."""
     try:
         emit_data(text, f"the canonical text of {source}")
@@ -138,8 +138,8 @@ def _emit(text: str, source: str, say: Callable[[str], None]) -> int:
 
 
 def _print_diff(old: str, new: str, source: str) -> None:
-    """A unified diff on stdout: as it is in a pipe (``| patch``), and on a terminal with every control or format
-    character made visible (it is read there, not applied)."""
+    """A unified diff on stdout: as it is in a pipe (``| patch``), and on a terminal with every character that
+    steers a terminal made visible (it is read there, not applied)."""
     import difflib
 
     shown = streams.is_terminal()
@@ -147,7 +147,7 @@ def _print_diff(old: str, new: str, source: str) -> None:
                                  fromfile=f"{source} (original)", tofile=f"{source} (canonical)")
     for line in lines:
         text = line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-        click.echo(visible_lines(text) if shown else text, nl=False)
+        click.echo(safe_lines(text) if shown else text, nl=False)
 
 
 COMMANDS = (fmt,)

@@ -4,7 +4,8 @@ test is made in one place (:func:`~wnotation.cli.streams.is_terminal`) and so th
 terminal only through the one sanitiser (:mod:`wnotation.compiler_style`):
 
 - text for people (:func:`echo`, :func:`err`, :func:`print_table`, :func:`print_fields`, messages of errors) shows
-  every control, escape and bidi character from a record as a visible stand-in (``␛``, ``�``), piped or not;
+  every control, escape and bidi control from a record as a visible stand-in (``␛``, ``�``), piped or not, and
+  keeps the rest of a name as it is (a zero-width joiner, a soft hyphen);
 - diagnostics (:func:`diagnostic`) are made visible by their renderer, and coloured on a terminal
   (``--color``, ``NO_COLOR``);
 - JSON (:func:`emit_json`, :func:`emit_json_text`) escapes every such character (``\\u001b``): the same values;
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..compiler_style import first_steering, json_safe, visible, visible_lines
+from ..compiler_style import first_steering, json_safe, safe, safe_lines
 from . import streams
 from .errors import UserError
 
@@ -40,13 +41,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def echo(text: str = "", *, nl: bool = True) -> None:
-    """Text for people on stdout, every control or format character made visible (line ends kept)."""
-    click.echo(visible_lines(text), nl=nl)
+    """Text for people on stdout, every character that steers a terminal made visible (line ends kept)."""
+    click.echo(safe_lines(text), nl=nl)
 
 
 def err(text: str) -> None:
-    """One line (or block) on stderr, every control or format character made visible (line ends kept)."""
-    click.echo(visible_lines(text), err=True)
+    """One line (or block) on stderr, every character that steers a terminal made visible (line ends kept)."""
+    click.echo(safe_lines(text), err=True)
 
 
 def set_colour(when: str) -> None:
@@ -104,18 +105,19 @@ def emit_json(data: Any) -> None:
 
 
 def emit_json_text(text: str) -> None:
-    """A JSON document on stdout with every control or format character escaped (:func:`json_safe`)."""
+    """A JSON document on stdout with every character that steers a terminal escaped (:func:`json_safe`)."""
     click.echo(json_safe(text))
 
 
 def emit_data(text: str, what: str, *, nl: bool = False) -> None:
     """Data that keeps its bytes (7WN text, an HTML page, an SVG picture, a position string) on stdout. On a
-    terminal, data holding a control or format character is refused (exit 2, nothing written): shown, it would
-    steer the terminal, and shown as stand-ins it would no longer be the data. A file or a pipe gets it as it is."""
+    terminal, data holding a character that steers it (a control, a bidi control) is refused (exit 2, nothing
+    written): shown, it would steer the terminal, and shown as stand-ins it would no longer be the data. A file or
+    a pipe gets it as it is (a zero-width joiner in a name is no such character)."""
     found = first_steering(text) if streams.is_terminal() else None
     if found is not None:
         line, column, c = found
-        raise UserError(f"{visible(what)} holds the control character U+{ord(c):04X} (line {line}, column {column}), "
+        raise UserError(f"{safe(what)} holds the control character U+{ord(c):04X} (line {line}, column {column}), "
                         "which would steer this terminal: it is written only to a file or a pipe (add > FILE)")
     click.echo(text, nl=nl, color=True)  # color=True: click strips CSI sequences from output to a pipe otherwise
 
@@ -126,9 +128,9 @@ def count(n: int, word: str) -> str:
 
 
 def plain_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_align: bool = False) -> str:
-    """Aligned columns two spaces apart, without trailing spaces; every cell made visible."""
-    header = [visible(str(c)) for c in header]
-    rows = [[visible(str(c)) for c in row] for row in rows]
+    """Aligned columns two spaces apart, without trailing spaces; every cell made safe (:func:`~wnotation.compiler_style.safe`)."""
+    header = [safe(str(c)) for c in header]
+    rows = [[safe(str(c)) for c in row] for row in rows]
     widths = [max(len(cell) for cell in column) for column in zip(header, *rows)]
 
     def cell(k: int, text: str, width: int) -> str:
@@ -144,7 +146,7 @@ def _text(value: Any, style: str = "") -> Any:
     text)."""
     from rich.text import Text
 
-    return Text(visible(str(value)), style=style)
+    return Text(safe(str(value)), style=style)
 
 
 def print_table(header: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None,

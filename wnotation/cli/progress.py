@@ -8,7 +8,7 @@ from typing import Any
 
 from . import streams
 from .inputs import STDIN
-from ..compiler_style import visible_lines
+from ..compiler_style import safe_lines
 from .output import diagnostic, diagnostic_text, err
 
 #: A progress bar appears once a run has lasted this long (seconds): short runs stay quiet.
@@ -85,9 +85,9 @@ class Progress:
         self.drawn = now
 
     def echo(self, text: str) -> None:
-        """A message above the bar (or plainly on stderr), every control or format character made visible."""
+        """A message above the bar (or plainly on stderr), every character that steers a terminal made visible."""
         if self.bar is not None:
-            self.bar.console.print(visible_lines(text), markup=False, highlight=False, soft_wrap=True)
+            self.bar.console.print(safe_lines(text), markup=False, highlight=False, soft_wrap=True)
         else:
             err(text)
 

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from .. import __version__
-from ..compiler_style import visible_lines
+from ..compiler_style import safe_lines
 from . import streams
 from .errors import (
     EXIT_OK, EXIT_USAGE, BrokenPipe, InternalError, OutputError, RecordError, UserError, one_line, user_errors,
@@ -27,6 +27,9 @@ class WnotationGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         debug = bool(ctx.params.get("debug"))
+        from .output import set_colour
+
+        set_colour("auto")  # each run starts from auto; a command's --color sets it again before it runs
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, BrokenPipe):
@@ -83,7 +86,7 @@ class WnotationGroup(click.Group):
             return EXIT_USAGE
         except click.UsageError as e:  # click prints usage and a hint over four lines; one is enough
             where = e.ctx.command_path if e.ctx else "wnotation"
-            message = visible_lines(f"error: {_lower_first(e.format_message())} (see '{where} --help')")
+            message = safe_lines(f"error: {_lower_first(e.format_message())} (see '{where} --help')")
             click.echo(message, err=True)
             return EXIT_USAGE
         except OutputError:
@@ -92,7 +95,7 @@ class WnotationGroup(click.Group):
             e.show()
             return e.exit_code
         except click.ClickException as e:  # click's own (a file option it could not open): one sanitised line
-            click.echo(visible_lines(f"error: {_lower_first(e.format_message())}"), err=True)
+            click.echo(safe_lines(f"error: {_lower_first(e.format_message())}"), err=True)
             return e.exit_code
         except click.Abort:
             click.echo("aborted", err=True)

@@ -24,11 +24,11 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from ..catalog import CatalogError, load
+from ..catalog import load
 from ..compiler_style import visible
 from . import table
 from .choices import Choice, match
-from .header import HeaderError, date_of, make_header, side_of
+from .header import HeaderError, date_of, make_header, side_of, wonder_of
 from .session import REDO, UNDO, UNDO_TURN, Question, Session
 
 __all__ = ["ChoiceCompleter", "ask_header", "run"]
@@ -126,22 +126,6 @@ def run(session: Session, *, echo: Echo = print, input: Any = None, output: Any 
             show(line)
     show("the record is complete" + (f": {session.path}" if session.path else ""))
     return True
-
-
-def wonder_of(typed: str) -> str:
-    """The Wonder a typed name means: any spelling the catalogue accepts, or the beginning of only one of them
-    (``bab`` is Babylon). Raises ``CatalogError`` with the catalogue's suggestion otherwise."""
-    catalog = load()
-    try:
-        return catalog.wonder_name(typed)
-    except CatalogError:
-        spellings = {w.name: {w.name} for w in catalog.wonders}
-        for name, others in catalog.wonder_spellings().items():
-            spellings.setdefault(name, set()).update(others)
-        found = {name for name, names in spellings.items() if typed.strip() and any(match(typed, n) for n in names)}
-        if len(found) == 1:
-            return found.pop()
-        raise
 
 
 def ask_header(*, event: str | None = None, date: str | None = None, seats: Sequence[str] = (),
