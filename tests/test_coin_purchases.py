@@ -156,6 +156,38 @@ def test_fmt_keeps_a_purchase_stated_on_a_sale_as_written():
     assert notation.write(record).endswith(SALES)
 
 
+KNOCK_ON = ("I.1 sell ? | Timber Yard | Glassworks\n"
+            "I.2 Stockade (L 3 coins) | Clay Pit | sell ?\n"
+            "I.3 sell ? | Workshop | sell ?\n")
+
+
+def test_R_COST_COINS__a_knock_on_error_names_the_refused_purchase_that_did_not_pay_the_seller():
+    """Issue 27 item 7 (case 275): Ann's refused "(L 3 coins)" never reaches Ben, whose purchase on I.3 then fails
+    with "has 1" and no hint; the finding now names the cause. Paid as stated, nothing fails."""
+    rp = replay(game(KNOCK_ON))
+    assert [(f.rule, f.address, f.seat) for f in rp.findings] == [("R-TRADE-MINIMAL", "I.2", 1),
+                                                                    ("R-COST-COINS", "I.3", 2)]
+    assert rp.findings[1].message == ("Ben cannot build Workshop: needs glass, has nothing; the cheapest purchase "
+                                      "(left glass) costs 2 coins, has 1: 3 coins of I.2 from Ann were not paid, "
+                                      "that purchase was refused")
+    assert errors(game(KNOCK_ON.replace("(L 3 coins)", "(L 2 coins)"))) == []
+
+
+def test_R_COST_COINS__without_a_refused_purchase_to_the_seat_the_error_names_no_cause():
+    # Ben short of coins by his own spending alone (Ann's refused purchase pays Cat, her right neighbour)
+    body = KNOCK_ON.replace("Stockade (L 3 coins) | Clay Pit | sell ?", "Stockade (R 3 coins) | Clay Pit | sell ?")
+    [cost] = [f for f in replay(game(body)).findings if f.rule == "R-COST-COINS"]
+    assert cost.message.endswith("costs 2 coins, has 1")
+
+
+def test_R_COST_COINS__a_knock_on_error_inside_a_variation_names_the_refused_purchase_of_the_line_before_it():
+    body = KNOCK_ON.replace("I.3 sell ? | Workshop | sell ?\n", "I.3 sell ? | sell ? | sell ?\n( I.3 Ben: Workshop )\n")
+    rp = replay(game(body))
+    [f] = rp.variation_findings
+    assert (f.rule, f.address) == ("R-COST-COINS", "I.3(1).I.3")
+    assert f.message.endswith("has 1: 3 coins of I.2 from Ann were not paid, that purchase was refused")
+
+
 def test_R_TRADE_MINIMAL__the_tie_break_among_purchases_paying_the_same_coins():
     # After I.1 Ann's left neighbour (Ben: Babylon's wood, a Stone Pit) and right one (Cat: Gizah's stone, a
     # Lumber Yard) both sell wood and stone for 2: for wood + stone, paying 2 to each side buys wood on the left

@@ -73,6 +73,29 @@ def _coins_json(coins: int) -> dict:
 
 # --- item 1: the coins of a purchase ----------------------------------------------------------------------------
 
+def test_the_coin_bound_is_above_any_legal_purchase_and_any_seats_coins_by_the_catalogue():
+    """MAX_PURCHASE_COINS' reasons (record.py, spec 7.4), recomputed from the catalogue so that a change to it that
+    broke them fails here: no cost has more than 7 units (2 coins each), and the bank pays a seat less than 250."""
+    data = json.loads((ROOT / "wnotation" / "data" / "catalog.json").read_text(encoding="utf-8"))
+    costs = [c["cost"] for c in data["cards"]] + [st["cost"] for w in data["wonders"] for st in w["stages"]]
+    assert max(sum(n for r, n in cost.items() if r != "coins") for cost in costs) == 7  # Palace
+    names = {colour: sum(c["colour"] == colour for c in data["cards"]) for colour in
+             {c["colour"] for c in data["cards"]}}
+    cards = 0  # each card name once per city (R-UNIQUE): its most, counting cities at most once per name
+    for c in data["cards"]:
+        for e in c["effects"]:
+            if e["type"] == "coins":
+                cards += e["amount"]
+            elif e["type"] == "coins_per":
+                per = 4 if e["counts"] == ["wonder_stage"] else sum(names[k] for k in e["counts"])
+                cards += e["each"] * per * len(e["cities"])
+    stages = max(sum(e["amount"] for st in w["stages"] for e in st["effects"] if e["type"] == "coins")
+                 for w in data["wonders"])
+    sales = 3 * (18 + 3)  # 6 plays an Age, and Babylon Night's extra turns
+    assert sales + cards + stages < 250
+    assert 7 * (3 + 250) < MAX_PURCHASE_COINS and 2 * 7 < MAX_PURCHASE_COINS
+
+
 @pytest.mark.parametrize("coins", [10**30, 2**64, MAX_PURCHASE_COINS + 1])
 def test_a_json_purchase_of_more_coins_than_any_seat_holds_is_refused_by_the_validator(coins):
     with pytest.raises(ValidationError) as info:

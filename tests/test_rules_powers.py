@@ -172,6 +172,17 @@ def test_R_HALI_UNKNOWN__a_pick_no_hidden_card_can_be_is_refused_and_declined():
     assert rules_of(findings) == ["R-HALI"]
 
 
+def test_R_HALI__a_refused_pick_says_how_many_unseen_cards_the_pile_holds_rather_than_listing_them():
+    """Issue 27 item 15: a pile of sold cards was listed as "?, ?, …" (38 of them in a late game)."""
+    after = hali_staged(discard=("?",) * 38 + ("Altar", "?"))  # the turn's two sales of Altar go on top
+    _, findings, _ = step_picks(after, {1: ("Baths",)}, "I.1")
+    assert rules_of(findings) == ["R-HALI"]
+    assert "it holds Altar, Altar, Altar, 39 unseen cards;" in findings[0].message
+    assert "?" not in findings[0].message
+    _, findings, _ = step_picks(hali_staged(discard=("?",)), {1: ("Baths",)}, "I.1")
+    assert "it holds Altar, Altar, 1 unseen card;" in findings[0].message
+
+
 def test_R_HALI_UNKNOWN__copies_staged_built_or_in_hand_are_known_elsewhere():
     s = position(HALI, age=2, cities=[{"buildings": ["Clay Pool", "Clay Pit"], "coins": 0}, {"buildings": ["Press"]}],
                  hands=[["Well", *FILL]] * 3, discard=("?",))

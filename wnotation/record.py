@@ -60,11 +60,12 @@ POSITION_TAG = "Position"
 #: further than this.
 MAX_VARIATION_DEPTH = 32
 
-#: The most coins a purchase may pay one neighbour (spec 7.4): no seat of a base game ever holds as many. The table
-#: starts with 21 coins at most, and the bank pays a seat less than 250 in a game: 3 per sale (at most 21 plays
-#: that may be sales), and once per card name it builds (R-UNIQUE) or stage, the most for a coin card counting
-#: cities (Vineyard: 14 brown names in 3 cities, 42) or a stage (Ephesos Night, 12 in all); so a seat holds at most
-#: 7 x (3 + 250) < 2,000. A count above this is refused by the validator, so no writer is asked to spell it.
+#: The most coins a purchase may pay one neighbour (spec 7.4): far more than any legal purchase pays (2 coins a unit,
+#: R-PRICE, and no cost has more than 7 units: Palace; 14 in all) and than a seat of a game played from its start
+#: ever holds. The table starts with 21 coins at most, and the bank pays a seat less than 250 in a game: 3 per sale
+#: (at most 21 plays may be sales), and once per card name it builds (R-UNIQUE) or stage, the most for a coin card
+#: counting cities (Vineyard: 14 brown names in 3 cities, 42) or the stages (Ephesos Night, 12 in all); so a seat
+#: holds at most 7 x (3 + 250) < 2,000. A count above this is refused by the validator, so no writer spells it.
 MAX_PURCHASE_COINS = 2_000
 
 #: The most digits of a result's value (spec 13): the reader's limit, and the validator's for a JSON record.
@@ -152,7 +153,7 @@ class CoinsPaid(_Model):
     @field_validator("left_coins", "right_coins")
     @classmethod
     def _holdable(cls, value: int) -> int:
-        """At most :data:`MAX_PURCHASE_COINS` to a side (spec 7.4): more than any seat ever holds."""
+        """At most :data:`MAX_PURCHASE_COINS` to a side (spec 7.4): more than any purchase pays or seat holds."""
         if value > MAX_PURCHASE_COINS:
             raise ValueError(coins_problem(value))
         return value

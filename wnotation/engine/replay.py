@@ -239,6 +239,16 @@ def decode(turns: Sequence[Turn]) -> Decoded:
 # --- the replay -------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Unpaid:
+    """Coins a refused purchase stated in coins would have paid: on turn ``key``, seat ``payer`` to seat ``to``."""
+
+    key: tuple[int, int]
+    payer: int
+    to: int
+    coins: int
+
+
 class Run:
     """The replay loop's working data: one run plays the main line; :mod:`.variations` plays each variation on a
     run of its own, started from a position of this one (``branch_at``, ``before``) and dealt its hands
@@ -276,6 +286,7 @@ class Run:
         self.dealt: dict[int, dealing.Hands] = {}  # a variation's deals: the main line's (variations.py)
         self.branch_at: frozenset[tuple[int, int]] = frozenset()  # the turns that have variations
         self.before: dict[tuple[int, int], State] = {}  # the position before each of those turns
+        self.unpaid: list[Unpaid] = []  # the coins of refused coin-stated purchases, for the errors they cause
 
     def _guilds(self) -> tuple[Card, ...] | None:
         if self.record.guilds is None:
@@ -402,7 +413,41 @@ class Run:
         span = self.decoded.spans.get((age, number)) if findings else None
         if span is not None:
             findings = [f if f.span is not None else replace(f, span=span) for f in findings]
+        if self.unpaid and findings:
+            findings = [self._caused(f) for f in findings]
         self.push(events, findings)
+        self._note_unpaid((age, number), plays, events)
+
+    def _note_unpaid(self, key: tuple[int, int], plays: Sequence[Play], events: Sequence[ev.Event]) -> None:
+        """Note the coins that a purchase stated in coins (7WN 2) on turn ``key`` would have paid each neighbour
+        when it was refused (nothing paid): the neighbour is short of them later."""
+        n = self.record.players
+        for p in plays:
+            stated = p.purchase
+            if not isinstance(stated, Coins) or not (stated.left or stated.right):
+                continue
+            if any(isinstance(e, ev.CoinsPaid) and e.seat == p.seat and e.to is not None for e in events):
+                continue  # paid as stated
+            for to, coins in ((p.seat % n + 1, stated.left), ((p.seat - 2) % n + 1, stated.right)):
+                if coins:
+                    self.unpaid.append(Unpaid(key, p.seat, to, coins))
+
+    def _caused(self, f: Finding) -> Finding:
+        """``f``, an error for want of coins (R-COST-COINS) of a seat that an earlier refused purchase did not pay,
+        naming that cause: "…, has 3: 2 coins of I.3 from Ann were not paid, that purchase was refused"."""
+        if f.rule != "R-COST-COINS" or f.seat is None:
+            return f
+        owed = [u for u in self.unpaid if u.to == f.seat]
+        if not owed:
+            return f
+        names = self.table.names
+        parts = [f"{u.coins} coin{'' if u.coins == 1 else 's'} of {address(*u.key)} from {names[u.payer - 1]}"
+                 for u in owed]
+        listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        one = len(owed) == 1
+        verb = ("was" if owed[0].coins == 1 else "were") if one else "were"
+        which = "that purchase was" if one else "those purchases were"
+        return replace(f, message=f"{f.message}: {listed} {verb} not paid, {which} refused")
 
     def picks(self, age: int, turns: tuple[tuple[int, Sequence[Play]], ...], where: str) -> None:
         """The builds from the discard pile owed after ``turns`` (``(turn number, plays)`` pairs), with every pick

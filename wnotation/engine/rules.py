@@ -177,6 +177,16 @@ def _hand_text(hand: Sequence[Card | None]) -> str:
     return ", ".join("?" if c is None else c.name for c in hand) or "nothing"
 
 
+def _pile_text(pile: Sequence[Card | None]) -> str:
+    """The discard pile for a message: its named cards in pile order, then how many unseen ones it holds (a pile
+    of sold cards is mostly unseen: 38 ``?`` said nothing that a count does not)."""
+    named = [c.name for c in pile if c is not None]
+    unseen = len(pile) - len(named)
+    if unseen:
+        named.append(f"{unseen} unseen card{'' if unseen == 1 else 's'}")
+    return ", ".join(named) or "nothing"
+
+
 class _Turn:
     """The working data of one turn's resolution (kept together to keep the functions small)."""
 
@@ -480,7 +490,7 @@ def play_picks(game: Game, picks: Mapping[int, tuple[str | None, ...]], where: s
                     why = f"; {why}" if why else ""
                 if card is None:
                     findings.append(Finding("R-HALI", f"{name} cannot build {choice[0]} from the discard pile: it "
-                                            f"holds {_hand_text(pile)}{why}", where, seat, span))
+                                            f"holds {_pile_text(pile)}{why}", where, seat, span))
                 elif card.name in names:
                     findings.append(Finding("R-UNIQUE", f"{name} cannot build {card.name} from the discard pile: "
                                             "the city already has one", where, seat, span))

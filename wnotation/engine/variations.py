@@ -178,6 +178,7 @@ def _replay_one(parent: Run, variation: Variation, key: tuple[int, int], where: 
     run.start = start
     run.game = Game(start)
     run.dealt = dealt
+    run.unpaid = [u for u in parent.unpaid if u.key < key]  # refused before the branch: the seller is short still
     run.branch_at = frozenset((t.age, t.number) for t in variation.turns if t.variations)
     age, number = key
     going = run.age(age, number)
