@@ -19,6 +19,8 @@ from .errors import NotationError, NotationSyntaxError, at_offset
 _WS = re.compile(r"[ \t]*")
 _SP = re.compile(r"[ \t]+")
 _LABEL = re.compile(lexical.TERMINALS["LABEL"])
+# a label with the next word glued to it (a blank is required after a label): "I.1Lumber", "I.1{c}"
+_GLUED_LABEL = re.compile(r"((?i:III|II|I)\.[1-7])([^ \t\n0-9.][^ \t\n|]*)")
 _LABELISH = re.compile(r"[IVXLivxl]+\.?[0-9]+|[0-9]+\.[0-9]+|[IVX]+\.")
 _WORD = re.compile(r"[A-Za-z]+")
 _NAME = re.compile(lexical.NAME)
@@ -197,6 +199,10 @@ class _Walker:
         if c == "(":  # a variation (7WN 2): its first turn follows, after comments
             p = self.annotations(p + 1)
             if not _LABEL.match(t, p):
+                m = _GLUED_LABEL.match(t, p)
+                if m:
+                    _fail(p, f"a blank is required after the turn label {m.group(1)!r}: write "
+                             f"'{m.group(1)} {t[m.end(1):m.end()]}'", "a turn label")
                 _fail(p, f"expected a turn label after '(': a variation starts with the turn it replaces, not "
                          f"{_show(t, p)}", "a turn label")
         if _LABEL.match(t, p):
@@ -209,6 +215,10 @@ class _Walker:
             else:
                 self.result(m.end())
             return
+        m = _GLUED_LABEL.match(t, p)
+        if m:
+            _fail(p, f"a blank is required after the turn label {m.group(1)!r}: write "
+                     f"'{m.group(1)} {t[m.end(1):m.end()]}'", "a turn label")
         m = _LABELISH.match(t, p)
         if m:
             _fail(p, f"bad turn label {m.group()!r}: turns are labelled I.1 … III.6 (I.7 … III.7 for an extra turn)",

@@ -1,0 +1,49 @@
+"""Where the spec left an independent implementation guessing (issue 27 items 16-21): each decided, stated in
+spec/ and held by the reader. The refusal cases themselves are in spec/7wn.md section 12 (test_spec_errors)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import HEADER
+from wnotation.notation import NotationError, parse, write
+
+V2 = HEADER.replace('"7WN 1"', '"7WN 2"')
+BODY_LINE = HEADER.count("\n") + 1
+
+
+def _error(text: str, route: str = "auto") -> NotationError:
+    with pytest.raises(NotationError) as info:
+        parse(text, route=route)
+    return info.value
+
+
+# --- 16: the word after a label ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("route", ["auto", "lark"])
+@pytest.mark.parametrize("line", ["I.1Lumber Yard | sell ? | stage ?", "I.1? | sell ? | stage ?",
+                                  "I.1{ c } Lumber Yard | sell ? | stage ?", "i.1lumber yard | sell ? | stage ?"])
+def test_a_label_needs_a_blank_after_it(line, route):
+    error = _error(HEADER + line + "\n", route)
+    assert (error.rule, error.line, error.column) == ("syntax", BODY_LINE, 1)
+    assert "a blank is required after the turn label" in error.message
+
+
+def test_a_label_glued_to_its_action_after_a_variations_bracket_is_refused_at_the_label():
+    error = _error(V2 + "I.1 Lumber Yard | sell ? | stage ?\n( I.1Bob: Loom )\n")
+    assert (error.rule, error.line, error.column) == ("syntax", BODY_LINE + 1, 3)
+
+
+@pytest.mark.parametrize("blank", [" ", "\t", "   "])
+def test_any_blank_after_a_label_reads(blank):
+    record = parse(HEADER + f"I.1{blank}Lumber Yard | sell ? | stage ?\n")
+    assert write(record).splitlines()[-1] == "I.1 Lumber Yard | sell ? | stage ?"
+
+
+def test_a_glued_label_on_the_next_line_comes_before_the_checks_of_the_line_before():
+    """Reading one token ahead (12.1): the next line does not start with a label, so its syntax error is met
+    before the unknown card of the line before; ``I.10`` starts with a label and comes after it."""
+    glued = _error(HEADER + "I.1 Lumbr Yard | sell ? | stage ?\nI.2Lumber Yard | sell ? | stage ?\n")
+    assert (glued.rule, glued.line) == ("syntax", BODY_LINE + 1)
+    longer = _error(HEADER + "I.1 Lumbr Yard | sell ? | stage ?\nI.10 Lumber Yard | sell ? | stage ?\n")
+    assert (longer.rule, longer.line) == ("unknown-card", BODY_LINE)
