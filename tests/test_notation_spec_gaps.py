@@ -47,3 +47,26 @@ def test_a_glued_label_on_the_next_line_comes_before_the_checks_of_the_line_befo
     assert (glued.rule, glued.line) == ("syntax", BODY_LINE + 1)
     longer = _error(HEADER + "I.1 Lumbr Yard | sell ? | stage ?\nI.10 Lumber Yard | sell ? | stage ?\n")
     assert (longer.rule, longer.line) == ("unknown-card", BODY_LINE)
+
+
+# --- 17: where a seat number and a count of resources are reported (12.3 refinements 6 and 7) ------------------
+
+@pytest.mark.parametrize("action", ["#8: Lumber Yard", "#0: Lumber Yard", "#12: Lumber Yard", "# 1: Lumber Yard",
+                                    "#1 Lumber Yard", "#: Lumber Yard"])
+def test_an_action_starting_with_a_hash_but_no_seat_prefix_is_refused_at_the_hash(action):
+    error = _error(HEADER + f"I.1 {action} | sell ? | stage ?\n")
+    assert (error.rule, error.line, error.column) == ("syntax", BODY_LINE, 5)
+
+
+@pytest.mark.parametrize("seat, column", [("#8", 8), ("#0", 8), ("# 1", 8), ("#12", 10)])
+def test_a_result_lines_hash_seat(seat, column):
+    error = _error(HEADER + f"I.1 Loom | sell ? | stage ?\nresult {seat}: total 3\n")
+    assert (error.rule, error.line, error.column) == ("syntax", BODY_LINE + 1, column)
+
+
+@pytest.mark.parametrize("purchase, column", [("(L 0 wood)", 13), ("(L 05 wood)", 13), ("(L 0wood)", 13),
+                                              ("(L 0)", 13), ("(R wood, L 0 clay)", 21), ("(L 100 wood)", 15),
+                                              ("(L 2 coins, R 0 wood)", 26), ("(L 00 coins)", 14)])
+def test_a_count_starting_with_0_in_the_first_group_is_refused_at_the_0(purchase, column):
+    error = _error(V2 + f"I.1 Loom {purchase} | sell ? | stage ?\n")
+    assert (error.rule, error.line, error.column) == ("syntax", BODY_LINE, column)
