@@ -70,3 +70,23 @@ def test_a_result_lines_hash_seat(seat, column):
 def test_a_count_starting_with_0_in_the_first_group_is_refused_at_the_0(purchase, column):
     error = _error(V2 + f"I.1 Loom {purchase} | sell ? | stage ?\n")
     assert (error.rule, error.line, error.column) == ("syntax", BODY_LINE, column)
+
+
+# --- 18: a blank after the keyword of a clause ------------------------------------------------------------------
+
+@pytest.mark.parametrize("route", ["auto", "lark"])
+@pytest.mark.parametrize("clause, column, words", [(", pickAltar", 18, "a blank is required after 'pick'"),
+                                                   (", PICKAltar", 18, "a blank is required after 'pick'"),
+                                                   (", pick{ c } Altar", 22, "expected a space"),
+                                                   (", discardLoom", 18, "a blank is required after 'discard'")])
+def test_a_clause_keyword_needs_a_blank_after_it(clause, column, words, route):
+    error = _error(HEADER + f"I.1 stage Altar{clause} | sell ? | sell ?\n", route)
+    assert (error.rule, error.line, error.column) == ("syntax", BODY_LINE, column)
+    assert words in error.message
+
+
+@pytest.mark.parametrize("clause", [", pick Altar", ",pick Altar", " , pick { c } Altar", ", pick {c}Altar",
+                                    ", pick -", ", pick ? !"])
+def test_a_clause_keyword_with_its_blank_reads(clause):
+    record = parse(HEADER + f"I.1 stage Altar{clause} | sell ? | sell ?\n")
+    assert record.turns[0].actions[0].pick is not None

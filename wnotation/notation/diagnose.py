@@ -488,14 +488,18 @@ class _Walker:
         p = self.ws(p + 1)
         m = _WORD.match(t, p)
         word = m.group().lower() if m else ""
+        glued = next((k for k in ("discard", "pick") if word.startswith(k) and word != k), None)
+        if glued is not None:
+            _fail(p, f"a blank is required after '{glued}': write ', {glued} {m.group()[len(glued):]}'",  # type: ignore[union-attr]
+                  "'discard'", "'pick'")
         if word not in ("discard", "pick"):
             near = _near(word, ("discard", "pick")) if word else None
             hint = f" (did you mean {near}?)" if near else ""
             _fail(p, f"expected 'discard' or 'pick' after ',', not {_show(t, p)}{hint}", "'discard'", "'pick'")
         p = m.end()  # type: ignore[union-attr]
-        q = self.annotations(p) if word == "pick" else self.ws(p)
-        if q == self.ws(p) and not _SP.match(t, p):  # no annotation: a blank must follow the keyword
+        if not _SP.match(t, p):  # a blank follows the keyword, also before an annotation (spec 7.3)
             _fail(p, f"expected a space and a card after '{word}'", "a card name")
+        q = self.annotations(p) if word == "pick" else self.ws(p)
         p = q
         c = self.ch(p)
         if word == "pick" and c == "-":
