@@ -90,3 +90,26 @@ def test_a_clause_keyword_needs_a_blank_after_it(clause, column, words, route):
 def test_a_clause_keyword_with_its_blank_reads(clause):
     record = parse(HEADER + f"I.1 stage Altar{clause} | sell ? | sell ?\n")
     assert record.turns[0].actions[0].pick is not None
+
+
+# --- 20: white space around and between the words of a Seed -----------------------------------------------------
+
+def _with_seed(value: str) -> str:
+    return HEADER.replace("\n\n", f"\n[Seed {value}]\n\n", 1) + "I.1 Loom | sell ? | stage ?\n"
+
+
+@pytest.mark.parametrize("value", ['"SM64-FY 5"', '" SM64-FY 5"', '"SM64-FY 5 "', '"SM64-FY   5"', '"SM64-FY\t5"',
+                                   '"\u00a0SM64-FY\u30005\u2003"', '"sm64-fy 005"'])
+def test_white_space_around_and_between_the_seeds_words_is_read(value):
+    record = parse(_with_seed(value))
+    assert (record.seed.algorithm, record.seed.value) == ("SM64-FY", 5)
+    assert '[Seed "SM64-FY 5"]' in write(record)
+
+
+@pytest.mark.parametrize("value, column", [('"SM64-FY 18446744073709551616"', 15),
+                                           ('" SM64-FY 18446744073709551616"', 16),
+                                           ('"   SM64-FY  18446744073709551616 "', 18)])
+def test_a_seed_of_2_to_the_64_is_refused_just_past_the_algorithms_word(value, column):
+    error = _error(_with_seed(value))
+    assert (error.rule, error.column) == ("seed", column)
+    assert error.source_line[column - 2 : column - 1] == "Y"

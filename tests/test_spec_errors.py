@@ -189,8 +189,6 @@ DEVIATIONS = [
      "sell ? | stage ?", "clause", 1, 40),
     ("syntax: a verb as the whole card name before a final |, just past the verb", "I.1 Lumber Yard | sell ? | sell |",
      "syntax", 1, 32),
-    ("seed: a seed of 2^64 after a blank, just past the algorithm", '[Seed " SM64-FY 18446744073709551616"]', "seed",
-     1, 16),
 ]
 
 
