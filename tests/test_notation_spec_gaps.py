@@ -113,3 +113,44 @@ def test_a_seed_of_2_to_the_64_is_refused_just_past_the_algorithms_word(value, c
     error = _error(_with_seed(value))
     assert (error.rule, error.column) == ("seed", column)
     assert error.source_line[column - 2 : column - 1] == "Y"
+
+
+# --- 21: JSON white space and escaping are not normative (spec 14) ----------------------------------------------
+
+def test_json_documents_equal_in_value_are_the_same_games():
+    import json
+
+    from cli_helpers import game_text
+
+    from wnotation.notation import records_from_json, to_json
+
+    record = parse(game_text())
+    reference = to_json(record)
+    data = json.loads(reference)
+    spellings = [
+        json.dumps(data, separators=(",", ":")),  # no white space
+        json.dumps(data, indent="\t", ensure_ascii=True).replace('"Lumber Yard"', '"Lumber\\u0020Yard"'),
+        json.dumps({k: data[k] for k in reversed(list(data))}, indent=7),  # members in another order
+        " \n\t" + json.dumps(data).replace("/", "\\/") + "\r\n ",
+    ]
+    for text in spellings:
+        assert records_from_json(text) == [record]
+
+
+def test_the_references_json_escapes_only_what_json_requires():
+    from wnotation.notation import to_json
+
+    record = parse(HEADER.replace('"Alice"', '"Ålice"') + "I.1 Loom { a\x07b\x1bc \u2028 \U0001F600 / \"q\" \\ } | sell ? "
+                   "| sell ?\n")
+    text = to_json(record)
+    assert '"a\\u0007b\\u001bc \u2028 \U0001F600 / \\"q\\" \\\\' in text and '"Ålice"' in text
+    assert text.startswith('{\n  "format": "7WN 1",\n')
+
+
+def test_a_json_document_with_a_byte_order_mark_is_refused():
+    from cli_helpers import game_text
+
+    from wnotation.notation import records_from_json, to_json
+
+    with pytest.raises(ValueError, match="not JSON"):
+        records_from_json("\ufeff" + to_json(parse(game_text())))
