@@ -184,3 +184,26 @@ def test_k_typos_at_random_lines_give_exactly_k_errors_at_those_lines(players, s
 
 def test_a_correct_game_has_no_error_to_recover_from():
     assert wnotation.check(game_text(5, 3)).ok
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 3),
+       st.text(alphabet="|,{}[]%()?!:#/\"\\ \n-LRabc.I7", max_size=6), st.integers(0, 10_000))
+def test_the_errors_of_any_mutated_game_are_found_cleanly(position, cut, insert, second):
+    """Whatever the text, the search raises nothing but finds errors one per line, the first among them."""
+    text = game_text(4, 3).replace("[Format \"7WN 1\"]", "[Format \"7WN 2\"]", 1)
+    position %= len(text)
+    second %= len(text)
+    text = text[:position] + insert + text[position + cut :]
+    text = text[:second] + insert[::-1] + text[second:]
+    original = text.split("\n")
+    for item in read_games(text):
+        if not isinstance(item, NotationError):
+            continue
+        errors = item.errors
+        assert item in errors
+        lines = [e.line for e in errors]
+        assert lines == sorted(lines) and len(set(lines)) == len(lines)
+        for e in errors:
+            if e is not item:
+                assert e.source_line == original[e.line - 1]
