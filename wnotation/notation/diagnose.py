@@ -376,6 +376,8 @@ class _Walker:
         if m:
             verb = m.group().lower()
             p = self.ws(m.end())
+            if self.ch(p) in "|\n":  # the verb is the whole card name (spec 12.3 refinement 4): just past it
+                _fail(m.end(), f"expected a card name or '?' after '{verb}'", "a card name", "'?'")
             if not (self.ch(p) == "?" or _WORD.match(t, p)):
                 _fail(p, f"expected a card name or '?' after '{verb}', not {_show(t, p)}", "a card name", "'?'")
         elif _VERB_ALONE.match(t, p):
