@@ -207,3 +207,18 @@ def test_the_errors_of_any_mutated_game_are_found_cleanly(position, cut, insert,
         for e in errors:
             if e is not item:
                 assert e.source_line == original[e.line - 1]
+
+
+def test_worker_processes_report_the_same_errors(tmp_path):
+    """``check --jobs 2`` finds the further errors in its workers and reports what one process does."""
+    from click.testing import CliRunner
+
+    from wnotation import cli
+
+    for name in ("a.7wn", "b.7wn"):
+        (tmp_path / name).write_text(EIGHT, encoding="utf-8")
+    one = CliRunner().invoke(cli.main, ["check", str(tmp_path)])
+    two = CliRunner().invoke(cli.main, ["check", "--jobs", "2", str(tmp_path)])
+    assert one.exit_code == two.exit_code == 1
+    assert one.stderr == two.stderr and one.stdout == two.stdout
+    assert "16 errors" in two.stdout
