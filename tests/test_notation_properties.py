@@ -44,8 +44,13 @@ def test_mutated_games_read_or_fail_cleanly(position, cut, insert):
     _reads_or_fails_cleanly(GAME[:position] + insert + GAME[position + cut :])
 
 
+# A label's terminal looks ahead (a blank or the line end follows it, spec 6), which hypothesis's generator of a
+# terminal alone cannot see: its labels are drawn with the blank that follows them.
+LABELS = st.from_regex(r"(?i:III|II|I)\.[1-7][ \t]", fullmatch=True)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(from_lark(UNCACHED))
+@given(from_lark(UNCACHED, explicit={"LABEL": LABELS}))
 def test_grammar_documents_read_or_fail_cleanly(text):
     UNCACHED.parse(text)
     try:

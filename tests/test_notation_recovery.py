@@ -184,3 +184,41 @@ def test_k_typos_at_random_lines_give_exactly_k_errors_at_those_lines(players, s
 
 def test_a_correct_game_has_no_error_to_recover_from():
     assert wnotation.check(game_text(5, 3)).ok
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 3),
+       st.text(alphabet="|,{}[]%()?!:#/\"\\ \n-LRabc.I7", max_size=6), st.integers(0, 10_000))
+def test_the_errors_of_any_mutated_game_are_found_cleanly(position, cut, insert, second):
+    """Whatever the text, the search raises nothing but finds errors one per line, the first among them."""
+    text = game_text(4, 3).replace("[Format \"7WN 1\"]", "[Format \"7WN 2\"]", 1)
+    position %= len(text)
+    second %= len(text)
+    text = text[:position] + insert + text[position + cut :]
+    text = text[:second] + insert[::-1] + text[second:]
+    original = text.split("\n")
+    for item in read_games(text):
+        if not isinstance(item, NotationError):
+            continue
+        errors = item.errors
+        assert item in errors
+        lines = [e.line for e in errors]
+        assert lines == sorted(lines) and len(set(lines)) == len(lines)
+        for e in errors:
+            if e is not item:
+                assert e.source_line == original[e.line - 1]
+
+
+def test_worker_processes_report_the_same_errors(tmp_path):
+    """``check --jobs 2`` finds the further errors in its workers and reports what one process does."""
+    from click.testing import CliRunner
+
+    from wnotation import cli
+
+    for name in ("a.7wn", "b.7wn"):
+        (tmp_path / name).write_text(EIGHT, encoding="utf-8")
+    one = CliRunner().invoke(cli.main, ["check", str(tmp_path)])
+    two = CliRunner().invoke(cli.main, ["check", "--jobs", "2", str(tmp_path)])
+    assert one.exit_code == two.exit_code == 1
+    assert one.stderr == two.stderr and one.stdout == two.stdout
+    assert "16 errors" in two.stdout

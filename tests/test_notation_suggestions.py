@@ -97,4 +97,5 @@ def test_json_on_a_json_file_names_the_option(tmp_path):
     array = tmp_path / "games.json"
     array.write_text("[\n  " + to_json(parse(game_text())) + "\n]\n", encoding="utf-8")
     assert "--to-7wn" in run("json", str(array), code=2).stderr
+    assert "--to-7wn" in run("json", str(path), "--game", "1", code=2).stderr
     assert run("json", "--to-7wn", str(path)).stdout.startswith("[Format")

@@ -137,3 +137,27 @@ def test_R_HALI_LAST__a_record_cannot_start_where_a_pick_is_owed():
     owed = replace(setup, seats=(replace(setup.seats[0], picks=1),) + setup.seats[1:])
     k, message = start_problem(owed, [(s.name, s.wonder.name, s.wonder.side) for s in setup.seats])
     assert k == 0 and "owed a build from the discard pile" in message
+
+
+# --- issue 27 item 19: at most two tokens per Age (position.md §4, §6) ------------------------------------------
+
+@pytest.mark.parametrize("address, tokens, bad", [("II.end", "1, 3, 3, 3", 3), ("III.end", "1, 1, 1", 2),
+                                                  ("III.end", "5, 5, 5", 2), ("III.end", "1, 3, 5, 5, 5", 4)])
+def test_R_MILITARY__a_third_victory_token_of_one_age_is_refused_at_it(address, tokens, bad):
+    from wnotation.position_string import PositionError, read
+
+    string = f"{address} | <Ann> Gizah day; coins 3; tokens {tokens} | <Ben> Babylon day; coins 3 | <Cat> Rhodos day; coins 3"
+    with pytest.raises(PositionError) as caught:
+        read(string)
+    error = caught.value
+    start = string.index("tokens ") + len("tokens ")
+    column = start + sum(len(t) + 2 for t in tokens.split(", ")[:bad]) + 1
+    assert (error.check, error.column) == ("tokens", column)
+    assert "third victory token" in str(error)
+
+
+@pytest.mark.parametrize("tokens", ["1, 1, 3, 3", "1, -1, 3, -1", "-1, -1, 3, 3, 5, 5", "1, 1, 3, 3, 5, 5"])
+def test_R_MILITARY__two_tokens_per_age_are_read(tokens):
+    from wnotation.position_string import read
+
+    read(f"III.end | <Ann> Gizah day; coins 3; tokens {tokens} | <Ben> Babylon day; coins 3 | <Cat> Rhodos day; coins 3")

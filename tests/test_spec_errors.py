@@ -173,36 +173,6 @@ def test_every_code_the_curated_bad_inputs_meet_is_in_the_table():
     assert met and met <= table, met - table
 
 
-# --- where the reference differs from the spec ---------------------------------------------------------------
-#
-# Each case states what section 12 says and fails on the reference reader today: the position depends there
-# on where the grammar's coarse tokens end (an annotation inside an action cuts its run of actions in two).
-# They are reported to the reader's owner; when one is fixed, its xfail turns into a failure (strict) and the
-# case moves into the spec's examples.
-
-DEVIATIONS = [
-    ("action-count: just past a clause written after a comment", "I.1 Lumber Yard | sell ? { c }, discard Loom",
-     "action-count", 1, 45),
-    ("action-count: just past a pick with a comment inside", "I.1 Lumber Yard | stage ?, pick { c } Loom",
-     "action-count", 1, 43),
-    ("clause: a second pick with a comment inside, at its card", "I.1 Lumber Yard, pick Loom, pick { c } Press | "
-     "sell ? | stage ?", "clause", 1, 40),
-    ("syntax: a verb as the whole card name before a final |, just past the verb", "I.1 Lumber Yard | sell ? | sell |",
-     "syntax", 1, 32),
-    ("seed: a seed of 2^64 after a blank, just past the algorithm", '[Seed " SM64-FY 18446744073709551616"]', "seed",
-     1, 16),
-]
-
-
-@pytest.mark.xfail(strict=True, reason="the reference's position differs from spec 12 (reported)")
-@pytest.mark.parametrize("what, body, code, line, column", DEVIATIONS, ids=[d[0] for d in DEVIATIONS])
-def test_reference_deviation(what, body, code, line, column):
-    with pytest.raises(NotationError) as info:
-        parse(HEADER + "\n" + body + "\n")
-    error = info.value
-    assert (error.rule, error.line - HEADER.count("\n") - 1, error.column) == (code, line, column)
-
-
 # --- source positions (section 11) -------------------------------------------------------------------------------
 
 POSITIONS = HEADER + """[Event "x"]
@@ -232,7 +202,6 @@ def test_elements_are_where_section_11_puts_them():
     assert one.actions[1].span.offset == offset
 
 
-@pytest.mark.xfail(strict=True, reason="the reference puts such a pick at its ',' (reported)")
 def test_a_pick_with_a_comment_inside_is_at_its_card():
     record = parse(HEADER + "\nI.1 Lumber Yard | sell ? | stage ?, pick { x } Loom\n")
     assert record.turns[0].actions[2].pick.span.column == 48

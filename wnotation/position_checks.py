@@ -193,12 +193,19 @@ def _checked_seat(address: Address, s: SeatWritten, age: int, turn: int, ended: 
         names.add(card.name)
         built.append(card)
     # tokens
+    victories: dict[int, int] = {}
     for j, (t, w) in enumerate(s.tokens):
         if t not in (-1, 1, 3, 5):
             raise PositionError("tokens", f"token {t}: military tokens are -1, 1, 3 and 5", w, rule="R-MILITARY")
         if t > 0 and next(a for a, v in _VICTORY.items() if v == t) > resolved:
             raise PositionError("tokens", f"a victory token of {t}: that Age's military is not resolved at "
                                 f"{address}", w, rule="R-MILITARY")
+        if t > 0:
+            victories[t] = victories.get(t, 0) + 1
+            if victories[t] > 2:
+                won = next(a for a, v in _VICTORY.items() if v == t)
+                raise PositionError("tokens", f"a third victory token of {t}: a seat fights each of its two "
+                                    f"neighbours once in Age {AGE_NUMERALS[won]}", w, rule="R-MILITARY")
         if j >= 2 * resolved:
             raise PositionError("tokens", f"{len(s.tokens)} tokens: {resolved} Ages of military give at most "
                                 f"{2 * resolved}", w, rule="R-MILITARY")

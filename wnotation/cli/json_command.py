@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .errors import UserError, one_line
-from .inputs import RECORD_PATH, one_game, read
+from .inputs import RECORD_PATH, read
 from .output import colour_option, count, emit_data, emit_json, emit_json_text
 
 if TYPE_CHECKING:
@@ -50,18 +50,20 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
         except ValueError as exc:
             raise UserError(f"{file}: this Record cannot be written as 7WN: {one_line(str(exc))}") from None
         return
-    if game is not None:
-        record, _, _, _ = one_game(file, game)
-        emit_json_text(to_json(record))
-        return
     text, source = read(file)
     if _JSON_START.match(text):
         raise UserError(f"{source} is JSON, not 7WN text: 'wnotation json --to-7wn' reads JSON and writes 7WN")
     records = []
-    for item in read_games(text, source=source):
+    total = 0
+    for total, item in enumerate(read_games(text, source=source), start=1):
+        if game is not None and total != game:
+            continue
         if isinstance(item, NotationError):
             raise item
         records.append(item)
+    if game is not None and not records:
+        have = "no game" if total == 0 else count(total, "game")
+        raise UserError(f"{source} has {have}; there is no game {game}")
     if not records:
         raise UserError(f"{source} has no game")
     if len(records) == 1:

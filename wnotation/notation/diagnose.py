@@ -19,6 +19,8 @@ from .errors import NotationError, NotationSyntaxError, at_offset
 _WS = re.compile(r"[ \t]*")
 _SP = re.compile(r"[ \t]+")
 _LABEL = re.compile(lexical.TERMINALS["LABEL"])
+# a label with the next word glued to it (a blank is required after a label): "I.1Lumber", "I.1{c}"
+_GLUED_LABEL = re.compile(r"((?i:III|II|I)\.[1-7])([^ \t\n0-9.][^ \t\n|]*)")
 _LABELISH = re.compile(r"[IVXLivxl]+\.?[0-9]+|[0-9]+\.[0-9]+|[IVX]+\.")
 _WORD = re.compile(r"[A-Za-z]+")
 _NAME = re.compile(lexical.NAME)
@@ -197,6 +199,10 @@ class _Walker:
         if c == "(":  # a variation (7WN 2): its first turn follows, after comments
             p = self.annotations(p + 1)
             if not _LABEL.match(t, p):
+                m = _GLUED_LABEL.match(t, p)
+                if m:
+                    _fail(p, f"a blank is required after the turn label {m.group(1)!r}: write "
+                             f"'{m.group(1)} {t[m.end(1):m.end()]}'", "a turn label")
                 _fail(p, f"expected a turn label after '(': a variation starts with the turn it replaces, not "
                          f"{_show(t, p)}", "a turn label")
         if _LABEL.match(t, p):
@@ -209,6 +215,10 @@ class _Walker:
             else:
                 self.result(m.end())
             return
+        m = _GLUED_LABEL.match(t, p)
+        if m:
+            _fail(p, f"a blank is required after the turn label {m.group(1)!r}: write "
+                     f"'{m.group(1)} {t[m.end(1):m.end()]}'", "a turn label")
         m = _LABELISH.match(t, p)
         if m:
             _fail(p, f"bad turn label {m.group()!r}: turns are labelled I.1 … III.6 (I.7 … III.7 for an extra turn)",
@@ -366,6 +376,8 @@ class _Walker:
         if m:
             verb = m.group().lower()
             p = self.ws(m.end())
+            if self.ch(p) in "|\n":  # the verb is the whole card name (spec 12.3 refinement 4): just past it
+                _fail(m.end(), f"expected a card name or '?' after '{verb}'", "a card name", "'?'")
             if not (self.ch(p) == "?" or _WORD.match(t, p)):
                 _fail(p, f"expected a card name or '?' after '{verb}', not {_show(t, p)}", "a card name", "'?'")
         elif _VERB_ALONE.match(t, p):
@@ -478,14 +490,18 @@ class _Walker:
         p = self.ws(p + 1)
         m = _WORD.match(t, p)
         word = m.group().lower() if m else ""
+        glued = next((k for k in ("discard", "pick") if word.startswith(k) and word != k), None)
+        if glued is not None:
+            _fail(p, f"a blank is required after '{glued}': write ', {glued} {m.group()[len(glued):]}'",  # type: ignore[union-attr]
+                  "'discard'", "'pick'")
         if word not in ("discard", "pick"):
             near = _near(word, ("discard", "pick")) if word else None
             hint = f" (did you mean {near}?)" if near else ""
             _fail(p, f"expected 'discard' or 'pick' after ',', not {_show(t, p)}{hint}", "'discard'", "'pick'")
         p = m.end()  # type: ignore[union-attr]
-        q = self.annotations(p) if word == "pick" else self.ws(p)
-        if q == self.ws(p) and not _SP.match(t, p):  # no annotation: a blank must follow the keyword
+        if not _SP.match(t, p):  # a blank follows the keyword, also before an annotation (spec 7.3)
             _fail(p, f"expected a space and a card after '{word}'", "a card name")
+        q = self.annotations(p) if word == "pick" else self.ws(p)
         p = q
         c = self.ch(p)
         if word == "pick" and c == "-":

@@ -45,10 +45,10 @@ CATEGORY = rf"(?i:{'|'.join(LINE_FIELDS)})"
 TERMINALS = {
     "RUN": rf"{PIECE}(?:{BAR_SEP}{PIECE})*",
     "CONT": rf"(?:(?:{CLAUSE})+|{BAR_SEP}{PIECE})(?:{BAR_SEP}{PIECE})*",
-    "PICK_OPEN": rf",{OSP}(?i:pick)",
+    "PICK_OPEN": rf",{OSP}(?i:pick)(?=[ \t])",
     "PICK_REST": rf"{PICKED}(?:{CLAUSE})*(?:{BAR_SEP}{PIECE})*",
     "RESULTS": rf"{SEAT_REF}{OSP}:(?:{SP}{CATEGORY}{SP}-?[0-9]+)*",
-    "LABEL": r"(?i:III|II|I)\.[1-7]",
+    "LABEL": r"(?i:III|II|I)\.[1-7](?![^ \t\n0-9.])",
     "COMMENT": r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}",
     "ATAG": r"\[%[A-Za-z][A-Za-z0-9_\-]*(?:[ \t][^\]\\]*(?:\\[\s\S][^\]\\]*)*)?\]",
     "STRING": r'"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"',

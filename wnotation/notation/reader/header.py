@@ -323,14 +323,17 @@ def _read_seed(g: Game, entry: TagEntry | None) -> Seed | None:
     if entry is None:
         return None
     raw, at = entry[5], entry[6]
-    parts = lexical.string_value(raw).split()
+    value = lexical.string_value(raw)
+    parts = value.split()  # white space (spec 2) around and between the two words
     if len(parts) != 2 or not parts[1].isdigit() or not parts[1].isascii():
         raise g.error(TagError, f"[Seed] holds \"{SHUFFLE_ALGORITHM} <decimal seed>\"", at + 1, rule="seed")
     if parts[0].upper() != SHUFFLE_ALGORITHM:
         raise g.error(TagError, f"unknown shuffle algorithm {parts[0]!r}: 7WN 1 defines {SHUFFLE_ALGORITHM}", at + 1,
                       rule="seed")
     if len(parts[1]) > 20 or int(parts[1]) >= 1 << 64:
-        raise g.error(TagError, "the seed must be below 2**64", at + 1 + len(parts[0]), rule="seed")
+        # just past the algorithm's word: SM64-FY matched, so it holds no escape and the value's offsets are the text's
+        past = len(value) - len(value.lstrip()) + len(parts[0])
+        raise g.error(TagError, "the seed must be below 2**64", at + 1 + past, rule="seed")
     return make(Seed, {"algorithm": SHUFFLE_ALGORITHM, "value": int(parts[1])})
 
 

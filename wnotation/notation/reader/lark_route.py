@@ -17,6 +17,7 @@ from lark.exceptions import UnexpectedInput
 from ...record import Record
 from .. import grammar, lexical
 from . import build
+from ..errors import StructureError
 from .build import Draft, Game, PickDraft
 from .header import TagEntry, read_header
 
@@ -94,6 +95,7 @@ def _turn(g: Game, children: list[Any]) -> None:
     current: Draft | None = None
     pick: PickDraft | None = None  # the pick whose annotations come next
     in_pick = False  # between ", pick" and the picked card
+    second_pick = False  # that pick is the action's second (refused at its card, spec 12.2 clause)
     tail = False
     t_after: list[str] = []
     t_tags: list[tuple[str, str]] = []
@@ -118,13 +120,16 @@ def _turn(g: Game, children: list[Any]) -> None:
                 assert m is not None, value
                 rel = m.start("clauses")
                 pick = build.clauses(g, current, m.group("clauses"), tok.start_pos + rel, tok.line, tok.column + rel)
+                end[0] = tok.start_pos + len(value[:head_end].rstrip())  # the action goes on to its last clause
             if bar >= 0:
                 current, pick = _pieces(g, tok, bar + 1, actions, [], [], end)
         elif kind == "BAR":
             current, pick = None, None
         elif kind == "PICK_OPEN":
             assert current is not None
-            pick = build.new_pick(g, current, tok.start_pos, tok.line, tok.column)
+            second_pick = current.pick is not None
+            pick = PickDraft(tok.start_pos, tok.line, tok.column) if second_pick else \
+                build.new_pick(g, current, tok.start_pos, tok.line, tok.column)
             in_pick = True
         elif kind == "PICK_REST":
             assert current is not None and pick is not None
@@ -134,7 +139,13 @@ def _turn(g: Game, children: list[Any]) -> None:
             head_end = len(value) if bar < 0 else bar
             m = lexical.PICKED_CLAUSES_RE.fullmatch(value, 0, head_end)
             assert m is not None, value
-            build.picked(g, pick, m.group("picked"), tok.start_pos + m.start("picked"))
+            at = m.start("picked")
+            if second_pick:
+                raise g.error(StructureError, "a second pick clause: a stage gives one pick", tok.start_pos + at,
+                              rule="clause")
+            pick.at, pick.line, pick.column = tok.start_pos + at, tok.line, tok.column + at  # a pick is at its card
+            build.picked(g, pick, m.group("picked"), tok.start_pos + at)
+            end[0] = tok.start_pos + len(value[:head_end].rstrip())
             if m.group("clauses"):
                 rel = m.start("clauses")
                 pick = build.clauses(g, current, m.group("clauses"), tok.start_pos + rel, tok.line, tok.column + rel)
