@@ -173,6 +173,33 @@ def mirror_spec(app, config) -> None:
             link.symlink_to(target)
 
 
+#: The conformance vectors as one download of the site (docs/howto/conformance.md links it).
+VECTORS_ZIP = "_vectors/wnotation-conformance-vectors-{version}.zip"
+
+
+def conformance_vectors(app, config) -> None:
+    """``docs/_vectors/…zip``: the conformance vectors generated from this source tree (``wnotation conformance
+    vectors``' files), with fixed dates so that the same sources give the same bytes; written only when it
+    changes."""
+    import io
+    import zipfile
+
+    from wnotation.conformance import vectors
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in vectors.files(vectors.generate()).items():
+            info = zipfile.ZipInfo(f"wnotation-conformance-vectors-{vectors.VECTORS_VERSION}/{name}",
+                                   date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, text)
+    target = Path(app.srcdir) / VECTORS_ZIP.format(version=vectors.VECTORS_VERSION)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.is_file() or target.read_bytes() != buffer.getvalue():
+        target.write_bytes(buffer.getvalue())
+
+
 FENCE_LANGUAGE = re.compile(r"^`{3,}[ \t]*(7wn[\w-]*)", re.M)
 
 
@@ -200,5 +227,6 @@ def register_lexers(app, config) -> None:
 def setup(app):
     app.connect("config-inited", mirror_spec)
     app.connect("config-inited", register_lexers)
+    app.connect("config-inited", conformance_vectors)
     app.connect("source-read", _expand)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

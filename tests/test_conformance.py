@@ -1,0 +1,176 @@
+"""The conformance kit (spec/conformance.md, wnotation/conformance/): the vectors are generated deterministically,
+our own engine through the shipped adapter passes every one, and adapters made wrong the ways peer engines were
+(tests/conformance_mutants.py) fail exactly the vectors that should catch them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import run
+from wnotation.catalog import load
+from wnotation.conformance import runner, vectors
+from wnotation.engine import COMPILED
+
+ROOT = Path(__file__).resolve().parent.parent
+ADAPTER = [sys.executable, "-m", "wnotation.conformance.adapter"]
+MUTANTS = str(ROOT / "tests" / "conformance_mutants.py")
+
+
+@pytest.fixture(scope="module")
+def generated():
+    return vectors.generate()
+
+
+@pytest.fixture(scope="module")
+def mutant_reports(generated):
+    """Every mutant's report over every vector but the perft ones (run at once: the adapters are processes)."""
+    if COMPILED:
+        pytest.skip("the mutants patch the engine's Python modules")
+    names = ("caravansery-7p", "chain-missing", "trading-posts-mirrored", "coins-vanish", "wildcard-not-maximised")
+    with ThreadPoolExecutor(len(names)) as pool:
+        reports = pool.map(lambda m: runner.run([sys.executable, MUTANTS, m], generated, skip=["*-perft"],
+                                                timeout=60), names)
+        return dict(zip(names, reports))
+
+
+def _failing(report) -> set[str]:
+    return {o.vector["id"] for o in report.failures}
+
+
+def test_vectors_are_versioned_deterministic_and_cover_every_area(generated):
+    again = vectors.generate()
+    assert vectors.files(again) == vectors.files(generated)
+    assert vectors.VECTORS_VERSION == 1
+    sizes = {area: len(vs) for area, vs in generated.items()}
+    assert list(sizes) == list(vectors.AREAS)
+    assert sizes["rules"] == len(list((vectors.SPEC / "cases").glob("*.7wn")))  # no case is XFail today
+    assert sizes["counts"] >= 300 and sizes["deals"] >= 50 and sizes["scoring"] >= 100
+    perft = [v for v in generated["counts"] if v["request"]["depth"] == 2]
+    assert perft and all(v["expect"]["joint"][1] > v["expect"]["joint"][0] > 0 for v in perft)
+    players = {v["request"]["position"].count(" | <") for v in generated["counts"]}
+    assert players == {3, 4, 5, 6, 7}
+    sides = {f"> {w.name} {w.side};" for w in load().wonders}
+    assert len(sides) == 14
+    assert {s for v in generated["counts"] for s in sides if s in v["request"]["position"]} == sides
+
+
+def test_deal_vectors_hold_the_spec_examples(generated):
+    """spec/deal.md V7: 3 players, seed 42, seat 1's Age I hand."""
+    v = next(v for v in generated["deals"] if v["id"] == "deals/3p-seed-42")
+    assert v["expect"]["hands"][0][0] == ["Glassworks", "Apothecary", "Barracks", "Stone Pit", "Lumber Yard", "Altar",
+                                          "Loom"]
+
+
+def test_casebook_vectors_carry_the_verdict_of_the_annotations(generated):
+    by_id = {v["id"]: v for v in generated["rules"]}
+    chain = by_id["rules/060-chain-missing"]["expect"]
+    assert [(f["rule"], f["severity"]) for f in chain["findings"]] == [("R-TRADE", "error")]
+    assert chain["findings"][0]["line"] and chain["findings"][0]["column"]
+    refused = by_id["rules/166-coins-in-a-version-1-game"]
+    assert refused["expect"] == {"refused": refused["expect"]["refused"]} and refused["expect"]["refused"]
+
+
+def test_our_adapter_passes_every_vector(generated):
+    report = runner.run(ADAPTER, generated, timeout=60)
+    assert report.failures == []
+    assert len(report.outcomes) == sum(len(vs) for vs in generated.values())
+    assert report.adapter == "wnotation"
+
+
+def test_mutant_card_count_fails_the_seven_player_deals(mutant_reports):
+    report = mutant_reports["caravansery-7p"]
+    failing = _failing(report)
+    assert {"deals/7p-seed-1", "deals/7p-seed-2026"} <= failing
+    assert {o.vector["area"] for o in report.failures} <= {"deals", "positions", "scoring", "counts"}  # deck checks
+    assert all("/7p-" in vid for vid in failing)
+
+
+def test_mutant_missing_chain_fails_R_CHAIN_cases_and_counts(mutant_reports):
+    report = mutant_reports["chain-missing"]
+    assert "rules/059-chain-free" in _failing(report)
+    assert {o.vector["area"] for o in report.failures} == {"rules", "counts"}
+    assert all("R-CHAIN" in o.vector["rules"] or "R-FREE" in o.vector["rules"] for o in report.failures
+               if o.vector["area"] == "rules")
+
+
+def test_mutant_mirrored_trading_posts_fails_R_TRADE_cases(mutant_reports):
+    report = mutant_reports["trading-posts-mirrored"]
+    assert {"rules/050-trading-posts-marketplace", "rules/051-discount-one-side"} <= _failing(report)
+    assert {o.vector["area"] for o in report.failures} == {"rules", "counts"}
+    assert all({"R-PRICE", "R-TRADE", "R-TRADE-MINIMAL"} & set(o.vector["rules"]) for o in report.failures)
+
+
+def test_mutant_vanishing_coins_fails_only_replayed_records(mutant_reports):
+    report = mutant_reports["coins-vanish"]
+    assert "rules/002-left-is-next-seat" in _failing(report)
+    assert {o.vector["area"] for o in report.failures} == {"rules"}  # strings state coins; only replays pay them
+
+
+def test_mutant_science_wildcard_fails_R_SCIENCE_ANY(mutant_reports):
+    report = mutant_reports["wildcard-not-maximised"]
+    assert "rules/093-science-wildcard" in _failing(report)
+    assert {o.vector["area"] for o in report.failures} == {"rules", "scoring"}
+    assert any(o.vector["id"].startswith("scoring/science-") for o in report.failures)
+    assert all(o.vector["area"] == "scoring" or "R-SCORE" in json.dumps(o.differences) or
+               "science" in json.dumps(o.differences) for o in report.failures)
+
+
+def test_runner_reports_a_crash_and_goes_on(generated, tmp_path):
+    """An adapter that dies on every deal request: those vectors fail with the crash, the others pass."""
+    script = tmp_path / "dies.py"
+    script.write_text("import json, sys\nfrom wnotation.conformance.answer import answer\n"
+                      "for line in sys.stdin:\n    r = json.loads(line)\n"
+                      "    if r['op'] == 'deal' and r['players'] == 7: sys.exit('boom')\n"
+                      "    print(json.dumps({'id': r['id'], **answer(r)}), flush=True)\n", encoding="utf-8")
+    report = runner.run([sys.executable, str(script)], generated, only=["deals/7p-seed-0", "deals/3p-seed-0"])
+    assert [o.vector["id"] for o in report.failures] == ["deals/7p-seed-0"]
+    assert "ended (exit status 1): boom" in report.failures[0].differences[0]
+
+
+def test_runner_times_out_a_silent_adapter(generated, tmp_path):
+    script = tmp_path / "silent.py"
+    script.write_text("import json, sys, time\nfrom wnotation.conformance.answer import answer\n"
+                      "for line in sys.stdin:\n    r = json.loads(line)\n"
+                      "    if r['op'] == 'deal': time.sleep(30)\n"
+                      "    print(json.dumps({'id': r['id'], **answer(r)}), flush=True)\n", encoding="utf-8")
+    report = runner.run([sys.executable, str(script)], generated, only=["deals/3p-seed-0"], timeout=1)
+    assert "no answer within 1 s" in report.failures[0].differences[0]
+
+
+@pytest.fixture
+def cached(generated, monkeypatch):
+    """The CLI's vectors are the module's, generated once (generation itself is tested above)."""
+    monkeypatch.setattr(vectors, "generate", lambda spec=vectors.SPEC: generated)
+
+
+def test_cli_run_exit_codes_and_summary(tmp_path, cached):
+    out = run("conformance", "run", "--only", "deals/3p-*", "--", *ADAPTER)
+    assert "deals        10 / 10   passed" in out.stdout
+    failing = run("conformance", "run", "--only", "rules/059-*", "--", sys.executable, MUTANTS, "chain-missing",
+                  code=1)
+    assert "FAIL rules/059-chain-free [R-CHAIN]" in failing.stdout
+    assert "finding: unexpected error R-TRADE at line" in failing.stdout
+    assert "rules failing: R-CHAIN (1 of 1)" in failing.stdout
+    broken = run("conformance", "run", "--", str(tmp_path / "no-such-adapter"), code=2)
+    assert "cannot start the adapter" in broken.stderr
+    nothing = run("conformance", "run", "--only", "no-such-area", "--", *ADAPTER, code=2)
+    assert "no vector matches" in nothing.stderr
+
+
+def test_cli_vectors_writes_the_files_atomically_and_run_reads_them(tmp_path, cached):
+    target = tmp_path / "vectors"
+    run("conformance", "vectors", "-o", str(target))
+    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["vectors_version"] == 1
+    assert sorted(p.name for p in target.iterdir()) == sorted(["manifest.json", *(f"{a}.json" for a in
+                                                                                  vectors.AREAS)])
+    first = {p.name: p.read_bytes() for p in target.iterdir()}
+    run("conformance", "vectors", "-o", str(target))
+    assert {p.name: p.read_bytes() for p in target.iterdir()} == first
+    out = run("conformance", "run", "--vectors", str(target), "--only", "scoring/science-*", "--", *ADAPTER)
+    assert "scoring      12 / 12   passed" in out.stdout
