@@ -57,6 +57,7 @@ COMMAND_MODULES = (
     "record",
     "new",
     "bgstats",
+    "lsp",
 )
 
 for _name in COMMAND_MODULES:
