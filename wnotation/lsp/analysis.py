@@ -379,7 +379,7 @@ class Fold:
 def folding(doc: DocumentAnalysis) -> list[Fold]:
     """Folds for every game, every variation (from its ``(`` to its last line) and every comment spanning lines."""
     from ..viewer.lexer import SevenWNLexer
-    from pygments.token import Comment
+    from pygments.token import Comment  # type: ignore[import-untyped]
 
     out: list[Fold] = []
 
