@@ -58,3 +58,33 @@ def test_seat_names_complete_from_the_record(tmp_path):
     assert complete(f"wnotation show {path} --seat b") == [("plain", "Bob")]
     assert len(complete(f"wnotation show {path} --game 2 --seat ")) == 5
     assert complete(f"wnotation show {tmp_path / 'missing.7wn'} --seat ") == []
+
+
+def test_at_completes_only_the_positions_the_game_has(tmp_path):
+    path = tmp_path / "game.7wn"
+    path.write_text(game_text(3, 7), encoding="utf-8")  # Rhodos, Ephesos, Alexandria: no Babylon night
+    offered = [v for _, v in complete(f"wnotation show {path} --at ")]
+    assert offered[:8] == ["I.0", "I.1", "I.2", "I.3", "I.4", "I.5", "I.6", "I.end"] and len(offered) == 24
+    assert not any(a.endswith(".7") for a in offered)
+    assert [v for _, v in complete(f"wnotation score {path} --at ii.")][-1] == "II.end"
+
+
+def test_at_offers_the_extra_turn_where_the_replay_has_it():
+    offered = [v for _, v in complete("wnotation show replays/partial-4p-niamh.7wn --at II.")]
+    assert "II.7" in offered
+
+
+def test_at_completes_the_positions_of_the_game_that_game_names(tmp_path):
+    path = tmp_path / "games.7wn"
+    cut = game_text(3, 7).split("\nII.1 ")[0] + "\n"  # a record that stops after Age I
+    path.write_text(game_text(3, 7) + "\n" + cut, encoding="utf-8")
+    assert [v for _, v in complete(f"wnotation show {path} --game 2 --at ")][-3:] == ["I.6", "I.end", "II.0"]
+    assert [v for _, v in complete(f"wnotation show {path} --at ")][-1] == "III.end"
+
+
+def test_at_falls_back_to_the_roster_when_the_game_does_not_read(tmp_path):
+    path = tmp_path / "broken.7wn"
+    text = game_text(3, 7).replace("I.3 Clay Pool", "I.3 Clay Poool")  # an unknown card: no Record
+    path.write_text(text, encoding="utf-8")
+    offered = [v for _, v in complete(f"wnotation show {path} --at I.")]
+    assert offered == ["I.0", "I.1", "I.2", "I.3", "I.4", "I.5", "I.6", "I.end"]

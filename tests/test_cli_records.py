@@ -295,8 +295,8 @@ def test_json_to_7wn_refuses_a_deeply_nested_document_in_one_line():
     reader has a depth limit, so it is one line and exit 2 (records_from_json)."""
     deep = "[" * 100_000 + "]" * 100_000
     result = run("json", "--to-7wn", "-", input=deep, code=2)
-    assert result.stderr.startswith("error: <stdin> is not JSON: ") and result.stderr.count("\n") == 1
-    assert "internal error" not in result.stderr
+    assert result.stderr.startswith("error: <stdin> is not a Record: the document nests more than 200 deep")
+    assert result.stderr.count("\n") == 1 and "internal error" not in result.stderr
 
 
 def test_json_to_7wn_names_the_record_of_an_array_that_is_not_valid():

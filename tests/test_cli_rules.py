@@ -59,7 +59,8 @@ def test_rules_json_has_every_field_and_the_cases():
 def test_an_unknown_rule_is_one_line_with_the_nearest_id():
     result = run("rules", "R-TRAED", code=2)
     assert (result.stdout, result.stderr) == ("", "error: no rule 'R-TRAED'; did you mean R-TRADE?\n")
-    assert run("rules", "castling", code=2).stderr == "error: no rule 'castling' (wnotation rules lists them)\n"
+    assert run("rules", "castling", code=2).stderr == ("error: no rule, notation code or case 'castling' "
+                                                       "(wnotation rules lists the rules)\n")
 
 
 def test_another_casebook_directory(tmp_path):
@@ -72,3 +73,51 @@ def test_another_casebook_directory(tmp_path):
     assert lines[1].endswith("0 legal, 1 illegal") and lines[3].endswith("0 legal, 0 illegal")
     missing = run("rules", "--casebook", str(tmp_path / "nope"), code=2)
     assert missing.stderr == f"error: cannot read {tmp_path / 'nope'}: no such directory\n"
+
+
+SPEC_CODES = re.findall(r"^\| `([a-z][a-z0-9-]*)` \|",
+                        (CASES.parent / "7wn.md").read_text(encoding="utf-8").split("### 12.2 ")[1].split("\n### ")[0],
+                        re.MULTILINE)
+
+
+def test_every_notation_code_of_the_spec_is_explained():
+    from wnotation.cli.rules import notation_codes, spec_dir
+
+    assert [c.code for c in notation_codes(spec_dir())] == SPEC_CODES and len(SPEC_CODES) >= 30
+    for code in SPEC_CODES:
+        out = run("rules", code).stdout
+        assert out.startswith(f"{code}: a notation code (spec/7wn.md, section 12.2)") or code == "guild-count", code
+        assert "A reader refuses " in out or "is also a notation code" in out, code
+
+
+def test_a_notation_code_is_explained_from_the_spec_table_as_plain_text():
+    out = run("rules", "unknown-card").stdout
+    assert out.startswith("unknown-card: a notation code (spec/7wn.md, section 12.2): the text is not valid 7WN")
+    assert "matches no card of names.md: in an action" in out and "](" not in out and "`" not in out
+    assert "The line and column point at the name's first character (an item: the item)." in out
+    data = json.loads(run("rules", "Action-Count", "--json").stdout)
+    assert data["code"] == "action-count" and data["refuses"] == "a normal turn with more actions than seats, or fewer"
+
+
+def test_a_code_that_is_also_a_rule_explains_the_rule_and_names_the_code():
+    out = run("rules", "guild-count").stdout
+    assert out.startswith("R-GUILD-COUNT: ")
+    assert "guild-count is also a notation code (spec/7wn.md, section 12.2): a reader refuses a Guilds value" in out
+    assert json.loads(run("rules", "guild-count", "--json").stdout)["notation_code"]["code"] == "guild-count"
+
+
+def test_a_near_miss_of_a_code_suggests_it():
+    assert run("rules", "unknown-crad", code=2).stderr == ("error: no rule, notation code or case 'unknown-crad'; "
+                                                          "did you mean unknown-card?\n")
+
+
+def test_a_casebook_case_is_shown_by_its_file_name_number_or_name():
+    text = (CASES / "023-last-card-wrong-discard.7wn").read_text(encoding="utf-8")
+    for name in ("023-last-card-wrong-discard", "023-last-card-wrong-discard.7wn", "23", "last-card-wrong-discard"):
+        out = run("rules", name).stdout
+        assert out.startswith("023-last-card-wrong-discard: Turn 6: the discarded card must be the one left in hand\n")
+        assert "illegal: it states the error it expects; it names R-LAST" in out
+        assert "\n".join("  " + line if line else "" for line in text.rstrip("\n").split("\n")) in out.replace(
+            "\n  \n", "\n\n")
+    data = json.loads(run("rules", "023", "--json").stdout)
+    assert data["file"] == "023-last-card-wrong-discard.7wn" and data["illegal"] and data["text"] == text

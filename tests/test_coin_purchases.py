@@ -128,6 +128,34 @@ def test_R_FREE__coins_on_a_free_build_are_an_error_and_nothing_paid_is_redundan
     assert "II.1 Aqueduct |" in notation.write(canonical_purchases(nothing))
 
 
+SALES = ("I.1 Lumber Yard | Stone Pit | Clay Pool\n"
+         "I.2 sell Stockade (L wood) | sell ? (L 2 coins) | sell ? (L 0 coins)\n"
+         "I.3 sell Baths () | sell ? (R 1 coin) | Loom\n")
+
+
+def test_R_TRADE_MINIMAL__a_purchase_stated_on_a_sale_is_an_error_and_nothing_is_paid():
+    """Issue 27 item 6: ``sell Stockade (L wood)`` and ``sell ? (L 2 coins)`` replayed with no finding and no coin
+    moved; a sale needs no resource (R-SELL), so each is an R-TRADE-MINIMAL error as on a free build (case 274),
+    while ``()`` and ``(L 0 coins)`` buy and pay nothing and are true."""
+    record = game(SALES)
+    rp = replay(record)
+    assert errors(record) == [("R-TRADE-MINIMAL", "I.2", 1), ("R-TRADE-MINIMAL", "I.2", 2),
+                              ("R-TRADE-MINIMAL", "I.3", 2)]
+    messages = [f.message for f in rp.findings]
+    assert messages[0] == "Ann states a purchase for selling Stockade: a sale needs no resource (R-SELL); sold, " \
+        "nothing is paid"
+    assert messages[1].startswith("Ben states a purchase for selling an unseen card: a sale needs no resource")
+    assert not any(isinstance(e, ev.CoinsPaid) for e in rp.events)
+    assert [c.coins for c in rp.position("I.2").cities] == [6, 6, 6]  # 3 + a sale each, nothing paid
+    assert [c.coins for c in rp.position("I.3").cities] == [9, 9, 6]
+
+
+def test_fmt_keeps_a_purchase_stated_on_a_sale_as_written():
+    record = game(SALES)
+    assert canonical_purchases(record) == record
+    assert notation.write(record).endswith(SALES)
+
+
 def test_R_TRADE_MINIMAL__the_tie_break_among_purchases_paying_the_same_coins():
     # After I.1 Ann's left neighbour (Ben: Babylon's wood, a Stone Pit) and right one (Cat: Gizah's stone, a
     # Lumber Yard) both sell wood and stone for 2: for wood + stone, paying 2 to each side buys wood on the left

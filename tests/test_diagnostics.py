@@ -65,10 +65,12 @@ def test_a_finding_is_placed_at_its_action_and_rendered_with_the_notation_render
 
 def test_a_notation_error_keeps_its_data():
     text = game_text().replace("I.2 ", "I.2 Lumbr Yard | ", 1)
-    (d,) = wnotation.check(text, source="g.7wn").diagnostics
+    d, note = wnotation.check(text, source="g.7wn").diagnostics
     error = next(iter(wnotation.read_games(text, source="g.7wn")))
     assert str(d) == str(error)
     assert (d.kind, d.rule, d.suggestion) == ("notation", "unknown-card", "Lumber Yard")
+    assert (note.severity, note.line, note.message) == ("note", 1, "this game is not replayed: its text has a "
+                                                                    "notation error")
 
 
 def test_warnings_and_notes_render_their_severity():
@@ -237,7 +239,7 @@ def test_the_cli_shows_every_diagnostic_through_the_one_renderer(monkeypatch, tm
     from cli_helpers import run
     from wnotation.diagnostics import report
 
-    def marked(severity, rule, message, source, line, column, source_line=""):
+    def marked(severity, rule, message, source, line, column, source_line="", colour=False):
         return f"RENDERED {severity} {rule} {source}:{line}:{column}"
 
     monkeypatch.setattr(report, "render", marked)

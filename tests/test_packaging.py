@@ -117,3 +117,22 @@ def test_installed_package_is_the_wheel_not_the_source(venv, tmp_path):
                     "print(resources.files('wnotation').joinpath('grammar/7wn.lark').read_text(), end='')",
                     cwd=tmp_path).stdout
         assert text == GRAMMAR.read_text(encoding="utf-8")
+
+
+def test_wheel_holds_the_casebook_the_rulings_and_the_notation_spec(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    cases = sorted(p.name for p in (ROOT / "spec" / "cases").glob("*.7wn"))
+    assert cases and {f"wnotation/spec/cases/{name}" for name in cases} <= names
+    assert {"wnotation/spec/rulings.md", "wnotation/spec/7wn.md"} <= names
+    assert zipfile.ZipFile(wheel).read("wnotation/spec/7wn.md") == (ROOT / "spec" / "7wn.md").read_bytes()
+
+
+def test_installed_rules_find_the_casebook_rulings_and_codes_outside_the_repository(venv, tmp_path):
+    script = venv / BIN / "wnotation"
+    out = _run(script, "rules", "R-TRADE", cwd=tmp_path).stdout
+    assert "casebook: not found" not in out and "003-right-has-no-wood" in out
+    shipped = str(venv.resolve())
+    assert re.search(r"Cases of the casebook \((.*)\) that name R-TRADE", out)[1].startswith(shipped)
+    assert "**Choice.**" in _run(script, "rules", "R-HALI-LAST", cwd=tmp_path).stdout  # the ruling's text
+    assert "A reader refuses a card name" in _run(script, "rules", "unknown-card", cwd=tmp_path).stdout
+    assert _run(script, "rules", "023", cwd=tmp_path).stdout.startswith("023-last-card-wrong-discard: ")

@@ -11,7 +11,12 @@ What the engine may assume about a Record (the reader guarantees it; :meth:`Reco
   (a validated Record holds it even when built with another spelling: ``Giza`` becomes ``Gizah``);
 * each action's ``seat`` is in 1..N and no seat acts twice in one turn (actions may be listed in any order: the
   seat says whose they are), in the turns of variations too; each result's ``seat`` is in 1..N, at most one result
-  per seat; every variation has at least one turn;
+  per seat; every variation has at least one turn, and variations nest at most :data:`MAX_VARIATION_DEPTH` deep
+  (spec 6.1);
+* a purchase stated in coins pays each side at most :data:`MAX_PURCHASE_COINS` (spec 7.4; the groups of a text
+  purchase may add up to more, an R-TRADE-MINIMAL error of the engine: no legal purchase pays them), a result's value has at
+  most :data:`MAX_RESULT_DIGITS` digits, a span's numbers are below 2**63: no integer a JSON record carries is
+  unbounded;
 * from format version 2, at most one ``[Position]`` tag, a valid position string that fits the record
   (spec/position.md §8; :func:`start_setup`).
 
@@ -23,9 +28,10 @@ engine, which reports an unknown name as a finding. Everything else (legality, c
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, field_validator, model_validator
+from pydantic import Tag as Branch
 from pydantic.json_schema import SkipJsonSchema
 
 from . import catalog as _catalog
@@ -54,14 +60,25 @@ POSITION_TAG = "Position"
 #: further than this.
 MAX_VARIATION_DEPTH = 32
 
+#: The most coins a purchase may pay one neighbour (spec 7.4): no seat of a base game ever holds as many. The table
+#: starts with 21 coins at most, and the bank pays a seat less than 250 in a game: 3 per sale (at most 21 plays
+#: that may be sales), and once per card name it builds (R-UNIQUE) or stage, the most for a coin card counting
+#: cities (Vineyard: 14 brown names in 3 cities, 42) or a stage (Ephesos Night, 12 in all); so a seat holds at most
+#: 7 x (3 + 250) < 2,000. A count above this is refused by the validator, so no writer is asked to spell it.
+MAX_PURCHASE_COINS = 2_000
+
+#: The most digits of a result's value (spec 13): the reader's limit, and the validator's for a JSON record.
+MAX_RESULT_DIGITS = 18
+_RESULT_BOUND = 10**MAX_RESULT_DIGITS - 1
+
 
 class Span(BaseModel):
     """Where an element starts in its source text (1-based line and column, 0-based offset)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    line: int
-    column: int
-    offset: int = 0
+    line: int = Field(ge=0, lt=1 << 63)
+    column: int = Field(ge=0, lt=1 << 63)
+    offset: int = Field(default=0, ge=0, lt=1 << 63)
 
 
 #: Where an element was read from: never in JSON, so not in the JSON Schema either.
@@ -129,8 +146,29 @@ class CoinsPaid(_Model):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, title="CoinsPaid")
 
-    left_coins: int = Field(ge=0)
-    right_coins: int = Field(ge=0)
+    left_coins: int = Field(ge=0, json_schema_extra={"maximum": MAX_PURCHASE_COINS})
+    right_coins: int = Field(ge=0, json_schema_extra={"maximum": MAX_PURCHASE_COINS})
+
+    @field_validator("left_coins", "right_coins")
+    @classmethod
+    def _holdable(cls, value: int) -> int:
+        """At most :data:`MAX_PURCHASE_COINS` to a side (spec 7.4): more than any seat ever holds."""
+        if value > MAX_PURCHASE_COINS:
+            raise ValueError(coins_problem(value))
+        return value
+
+
+def _purchase_kind(value: Any) -> str:
+    """Which kind of purchase a value is, by its members (a coins object has ``left_coins`` or ``right_coins``), so
+    that a bad one is reported against its own kind only."""
+    members = value if isinstance(value, dict) else vars(value) if isinstance(value, BaseModel) else {}
+    return "coins" if "left_coins" in members or "right_coins" in members else "units"
+
+
+#: A stated purchase: resource units (:class:`StatedPurchase`) or coins (:class:`CoinsPaid`, format version 2).
+PurchaseStated = Annotated[
+    Annotated[StatedPurchase, Branch("units")] | Annotated[CoinsPaid, Branch("coins")], Discriminator(_purchase_kind)
+]
 
 
 class Pick(_Model):
@@ -154,7 +192,7 @@ class Action(_Model):
     seat: int
     use: Use
     card: str
-    purchase: StatedPurchase | CoinsPaid | None = None
+    purchase: PurchaseStated | None = None
     discard: str | None = None
     pick: Pick | None = None
     annotation: Annotation = NO_ANNOTATION
@@ -239,29 +277,33 @@ class Tag(_Model):
     span: SourceSpan = Field(default=None, exclude=True)
 
 
+#: A result's value: at most :data:`MAX_RESULT_DIGITS` digits, as the reader reads them (military may be negative).
+ResultValue = Annotated[int, Field(ge=-_RESULT_BOUND, le=_RESULT_BOUND)] | None
+
+
 class SeatResult(_Model):
     """Expected results for one seat; any field may be left out, and only stated ones are verified. The four
     expansion categories (``cities`` … ``edifice``, R-SCORE-EXP) belong to score-pad records whose ``expansions``
     name them."""
 
     seat: int
-    military: int | None = None
-    treasury: int | None = None
-    wonder: int | None = None
-    civilian: int | None = None
-    commercial: int | None = None
-    guilds: int | None = None
-    science: int | None = None
-    cities: int | None = None
-    leaders: int | None = None
-    armada: int | None = None
-    edifice: int | None = None
-    total: int | None = None
-    coins: int | None = None
-    rank: int | None = None
-    tablets: int | None = None
-    compasses: int | None = None
-    gears: int | None = None
+    military: ResultValue = None
+    treasury: ResultValue = None
+    wonder: ResultValue = None
+    civilian: ResultValue = None
+    commercial: ResultValue = None
+    guilds: ResultValue = None
+    science: ResultValue = None
+    cities: ResultValue = None
+    leaders: ResultValue = None
+    armada: ResultValue = None
+    edifice: ResultValue = None
+    total: ResultValue = None
+    coins: ResultValue = None
+    rank: ResultValue = None
+    tablets: ResultValue = None
+    compasses: ResultValue = None
+    gears: ResultValue = None
     span: SourceSpan = Field(default=None, exclude=True)
 
 
@@ -329,18 +371,59 @@ class Record(_Model):
         return next((t.value for t in self.tags if t.name == name), default)
 
 
+def coins_problem(coins: int) -> str:
+    """Why a purchase may not pay ``coins`` (more than :data:`MAX_PURCHASE_COINS`) to a side: one message for the
+    validator and the writer."""
+    return (f"a purchase pays at most {MAX_PURCHASE_COINS:,} coins to a side, more than any seat ever holds "
+            f"(spec 7.4, R-COST-COINS); this one pays {_count(coins)}")
+
+
+def _count(n: int) -> str:
+    """``n`` for a message, or how many digits it has when it is too long to show."""
+    return f"{n:,}" if n < 10**30 else f"a number of {len(str(n)) if n < 10**4000 else 'over 4,000'} digits"
+
+
 def _check_seats(turns: tuple[Turn, ...], n: int) -> None:
-    """Each action's seat in 1..``n``, once per turn, in ``turns`` and their variations."""
-    for turn in turns:
-        seen: set[int] = set()
-        for action in turn.actions:
-            if not 1 <= action.seat <= n:
-                raise ValueError(f"{turn.label}: seat {action.seat} is not in 1..{n}")
-            if action.seat in seen:
-                raise ValueError(f"{turn.label}: seat {action.seat} acts twice in one turn")
-            seen.add(action.seat)
-        for variation in turn.variations:
-            _check_seats(variation.turns, n)
+    """Each action's seat in 1..``n``, once per turn, in ``turns`` and their variations, which nest at most
+    :data:`MAX_VARIATION_DEPTH` deep. Iterative: a Record built in code may nest deeper than Python recurses."""
+    lines: list[tuple[tuple[Turn, ...], str, int]] = [(turns, "", 0)]  # (turns, address prefix, depth)
+    while lines:
+        line, prefix, depth = lines.pop()
+        for turn in line:
+            seen: set[int] = set()
+            for action in turn.actions:
+                if not 1 <= action.seat <= n:
+                    raise ValueError(f"{prefix}{turn.label}: seat {action.seat} is not in 1..{n}")
+                if action.seat in seen:
+                    raise ValueError(f"{prefix}{turn.label}: seat {action.seat} acts twice in one turn")
+                seen.add(action.seat)
+            for k, variation in enumerate(turn.variations, 1):
+                where = f"{prefix}{turn.label}({k})"
+                if depth + 1 > MAX_VARIATION_DEPTH:
+                    raise ValueError(depth_problem(where))
+                lines.append((variation.turns, where + ".", depth + 1))
+
+
+def check_variation_depth(turns: tuple[Turn, ...]) -> None:
+    """Raise ``ValueError`` (:func:`depth_problem`) if variations of ``turns`` nest deeper than
+    :data:`MAX_VARIATION_DEPTH`, for writers of Records made without validation (the reader's and code's).
+    Iterative; cost: linear in the turns, stopping at the first too deep."""
+    lines: list[tuple[tuple[Turn, ...], str]] = [(turns, "")]
+    while lines:
+        line, prefix = lines.pop()
+        for turn in line:
+            for k, variation in enumerate(turn.variations, 1):
+                where = f"{prefix}{turn.label}({k})"
+                if where.count("(") > MAX_VARIATION_DEPTH:
+                    raise ValueError(depth_problem(where))
+                lines.append((variation.turns, where + "."))
+
+
+def depth_problem(where: str) -> str:
+    """Why the variation at address ``where`` (``I.2(1).I.2(1)…``) may not be: it nests deeper than
+    :data:`MAX_VARIATION_DEPTH`. One message for the validator, the writer and the engine."""
+    return (f"variation {where} nests {where.count('(')} deep: variations nest at most "
+            f"{MAX_VARIATION_DEPTH} deep (spec 6.1)")
 
 
 def position_tag(record: Record) -> str | None:

@@ -13,6 +13,7 @@ import click
 
 from .errors import EXIT_FINDINGS, EXIT_OK, UserError
 from .inputs import RECORD_PATH, STDIN, STDIN_NAME, expand
+from .output import echo, emit_data
 from .progress import Progress, games_in
 
 EXPORT_EPILOG = """\b
@@ -72,7 +73,7 @@ def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, job
                                  progress=progress.advance)
     except _archive_errors() as exc:
         raise UserError(str(exc)) from None
-    click.echo(str(summary))
+    echo(str(summary))
     return EXIT_FINDINGS if summary.problems else EXIT_OK
 
 
@@ -162,13 +163,13 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
             writer = csv.writer(buffer, lineterminator="\n")
             writer.writerow(report.columns)
             writer.writerows(report.rows)
-            click.echo(("\n" if k else "") + f"# {report.name}\n" + buffer.getvalue(), nl=False)
+            emit_data(("\n" if k else "") + f"# {report.name}\n" + buffer.getvalue(), f"the CSV of report {report.name}")
         return
     from .output import print_table
 
     for k, report in enumerate(reports):
         if k:
-            click.echo()
+            echo()
         print_table(list(report.columns), [[_cell(v) for v in row] for row in report.rows],
                     title=TITLES.get(report.name, report.name), right_align=False)
 

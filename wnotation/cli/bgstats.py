@@ -6,7 +6,7 @@ import click
 
 from .errors import UserError
 from .inputs import RECORD_PATH, one_game, replayed
-from .output import emit_json
+from .output import colour_option, echo, emit_json
 
 BGSTATS_EPILOG = """\b
 BG Stats imports a play from a link (https://app.bgstatsapp.com/createPlay.html?data=...):
@@ -23,13 +23,15 @@ Examples:
 
 @click.command(epilog=BGSTATS_EPILOG, short_help="Turn a finished game into a BG Stats play (link or JSON).")
 @click.argument("file", type=RECORD_PATH)
-@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Which game of the file (1 first; default: the first, with a note when there are several).")
 @click.option("--json", "as_json", is_flag=True, help="Print the play's JSON instead of the link.")
-def bgstats(file: str, game: int, as_json: bool) -> int:
+@colour_option
+def bgstats(file: str, game: int | None, as_json: bool) -> int:
     """Print the BG Stats push-play link of game N of FILE (- for stdin)."""
     from ..bgstats import BGStatsError, play_data, push_url
 
-    record, lines, source = one_game(file, game)
+    record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)
     try:
         data = play_data(record, played.scores)
@@ -38,7 +40,7 @@ def bgstats(file: str, game: int, as_json: bool) -> int:
     if as_json:
         emit_json(data)
     else:
-        click.echo(push_url(data))
+        echo(push_url(data))
     return code  # 1 when the record has errors (shown on stderr), as score does
 
 

@@ -12,7 +12,7 @@ from ..catalog import AGE_NUMERALS, COLOURS, MAX_PLAYERS, MIN_PLAYERS, Card, Cat
 from ..deck import check_players, guild_count
 from . import completion
 from .errors import UserError
-from .output import emit_json, print_fields, print_table
+from .output import echo, emit_json, err, print_fields, print_table
 
 class AgeType(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
     name = "AGE"
@@ -142,7 +142,7 @@ def _show_card(cat: catalog.Catalog, name: str, age: int | None, players: int | 
         return
     for i, card in enumerate(designs):
         if i:
-            click.echo()
+            echo()
         print_fields(card.name, _card_fields(card, players))
 
 
@@ -173,7 +173,7 @@ def _list_cards(cat: catalog.Catalog, age: int | None, colour: str | None, playe
         emit_json(data)
         return
     if not selection:
-        click.echo("no card matches these filters", err=True)
+        err("no card matches these filters")
         return
     copies = "copies 3/4/5/6/7" if players is None else f"copies ({players}p)"
     header = ["age", "name", "colour", "cost", "effects", "free if you own", "makes free", copies]
@@ -188,7 +188,7 @@ def _list_cards(cat: catalog.Catalog, age: int | None, colour: str | None, playe
         for a in catalog.AGES if age is None else (age,):
             in_deck = sum(c.copies_for(players) for c in cat.age_cards(a))
             drawn = f" + {guild_count(players)} guilds drawn = {7 * players}" if a == 3 else ""
-            click.echo(f"Age {AGE_NUMERALS[a]} deck for {players} players: {in_deck} cards{drawn}")
+            echo(f"Age {AGE_NUMERALS[a]} deck for {players} players: {in_deck} cards{drawn}")
 
 
 def _show_wonders(cat: catalog.Catalog, wonder: str | None, side: str | None, as_json: bool) -> None:
@@ -204,7 +204,7 @@ def _show_wonders(cat: catalog.Catalog, wonder: str | None, side: str | None, as
         return
     for i, w in enumerate(sides):
         if i:
-            click.echo()
+            echo()
         title = f"{w.name} {w.side} ({w.full_name}): starting resource {w.resource}, {len(w.stages)} stages"
         print_table(["stage", "cost", "effects"], _wonder_rows(w), title=title)
 

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 import click
 
 from .errors import UserError
+from ..compiler_style import json_safe
 from .inputs import RECORD_PATH, STDIN, expand
+from .output import colour_option, echo
 from .progress import Progress, games_in
 
 if TYPE_CHECKING:
@@ -45,6 +47,7 @@ Examples:
 @click.option("--scheduler", metavar="ADDRESS", help="Check on the Dask cluster whose scheduler is at ADDRESS "
               "(tcp://host:8786): pieces of whole games are its tasks; same output, in input order. Needs "
               "wnotation[cluster].")
+@colour_option
 def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool, scheduler: str | None) -> int:
     """Check 7WN records: read every game, replay it under the rules, verify its expected results.
 
@@ -81,17 +84,17 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool, s
                     out.game(game)
                 else:
                     for d in game.diagnostics:
-                        progress.echo(str(d))
+                        progress.diagnostic(d)
             tally.add_file(run.error, run.remarks)
             if out is not None:
                 out.end(run.error, run.remarks)
             else:
                 for d in run.remarks:
-                    progress.echo(str(d))
+                    progress.diagnostic(d)
     if out is not None:
         out.finish()
     else:
-        click.echo(tally.summary())
+        echo(tally.summary())
     return tally.exit_code
 
 
@@ -113,7 +116,7 @@ def _runs(inputs: list[str], jobs: int, allow_empty: bool, scheduler: str | None
 
 
 def _echo(text: str) -> None:
-    click.echo(text, nl=False)
+    click.echo(json_safe(text), nl=False)  # JSON: controls and format characters from the records escaped
 
 
 COMMANDS = (check,)

@@ -9,6 +9,7 @@ from typing import IO, Any
 import click
 
 from ..catalog import CatalogError
+from ..compiler_style import safe_lines
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: What the shell reports for a process killed by SIGPIPE (128 + 13); used where there is no SIGPIPE.
@@ -33,17 +34,17 @@ class UserError(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        click.echo(safe_lines(f"error: {self.format_message()}"), err=True)
 
 
 class RecordError(click.ClickException):
     """A record that cannot be read, shown as the notation renders it (``file:line:col: error[rule]: …``, the
-    line and a caret), exit code 2."""
+    line and a caret, record text already visible; coloured when ``--color`` says so), exit code 2."""
 
     exit_code = EXIT_USAGE
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(self.message, err=True)
+        click.echo(self.message, err=True, color=True)
 
 
 class InternalError(click.ClickException):
@@ -52,7 +53,7 @@ class InternalError(click.ClickException):
     exit_code = EXIT_INTERNAL
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"internal error: {self.format_message()}", err=True)
+        click.echo(safe_lines(f"internal error: {self.format_message()}"), err=True)
 
 
 class BrokenPipe(Exception):
@@ -68,7 +69,7 @@ class OutputError(click.ClickException):
 
     def show(self, file: IO[Any] | None = None) -> None:
         try:
-            click.echo(f"error: {self.format_message()}", err=True)
+            click.echo(safe_lines(f"error: {self.format_message()}"), err=True)
         except (OSError, BrokenPipe):
             pass  # stderr is gone too: the exit code is all that is left
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 
 import click
 
 from ..atomicfile import write_atomic as _atomic_write
-from .errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, UserError, worst
+from ..compiler_style import safe_lines
+from . import streams
+from .errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UserError, worst
 from .inputs import RECORD_PATH, STDIN, expand, read
-from .output import count, err, rendered
+from .output import colour_option, count, diagnostic, emit_data, err
 from .progress import Progress, games_in
 
 FMT_EPILOG = """\b
@@ -45,6 +48,7 @@ Examples:
 @click.option("--write", "-w", "write_back", is_flag=True, help="Rewrite the files in place (atomically).")
 @click.option("--keep-purchases", is_flag=True, help="Keep every purchase as written: format the notation only, "
               "without the rules engine's purchase normalisation.")
+@colour_option
 def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, keep_purchases: bool) -> int:
     """Format 7WN records canonically (spec/7wn.md, section 10).
 
@@ -52,7 +56,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
     changes what a record says: comments, glyphs and tags are kept, names spelt as printed, and a purchase is
     written out or left out only where the engine's choice is the same either way.
     """
-    from ..diagnostics import FormatBug, canonical_text
+    from ..diagnostics import Diagnostic, FormatBug, canonical_text
     from ..notation.errors import NotationError
     from ..gcpolicy import batch_collection
 
@@ -64,6 +68,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
     bar = Progress("formatting", lambda: games_in(inputs)) if (check_only or write_back) and not diff else None
     with bar or nullcontext() as progress, batch_collection():
         say = progress.echo if progress is not None else err
+        show = progress.diagnostic if progress is not None else diagnostic
         step = progress.advance if progress is not None else None
         for path in inputs:
             try:
@@ -79,7 +84,10 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
                 codes.append(EXIT_INTERNAL)
                 continue
             except ValueError as exc:  # a NotationError: the record does not read
-                say(rendered(exc) if isinstance(exc, NotationError) else str(exc))
+                if isinstance(exc, NotationError):
+                    show(Diagnostic.from_error(exc))
+                else:
+                    say(str(exc))
                 codes.append(EXIT_USAGE)
                 continue
             same = new == text
@@ -102,11 +110,11 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
                     codes.append(EXIT_FINDINGS)
             elif write_back:
                 if path == STDIN:
-                    click.echo(new, nl=False)
+                    codes.append(_emit(new, source, say))
                 elif not same:
                     say(f"reformatted {source}")
             elif not diff:
-                click.echo(new, nl=False)
+                codes.append(_emit(new, source, say))
     if check_only or write_back:
         verb = ("would be reformatted", "would be left unchanged") if check_only else ("reformatted", "left unchanged")
         parts = [f"{count(changed, 'file')} {verb[0]}" if changed else "", f"{count(unchanged, 'file')} {verb[1]}"
@@ -117,13 +125,29 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
     return worst(codes)
 
 
+def _emit(text: str, source: str, say: Callable[[str], None]) -> int:
+    """The canonical text of ``source`` on stdout as it is (it is data: > FILE, | wnotation check -); refused on a
+    terminal when it holds a character that steers a terminal (:func:`~wnotation.cli.output.emit_data`), the other
+    inputs still formatted. The exit code of the write."""
+    try:
+        emit_data(text, f"the canonical text of {source}")
+    except UserError as exc:
+        say(f"error: {exc.format_message()}")
+        return EXIT_USAGE
+    return EXIT_OK
+
+
 def _print_diff(old: str, new: str, source: str) -> None:
+    """A unified diff on stdout: as it is in a pipe (``| patch``), and on a terminal with every character that
+    steers a terminal made visible (it is read there, not applied)."""
     import difflib
 
+    shown = streams.is_terminal()
     lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                  fromfile=f"{source} (original)", tofile=f"{source} (canonical)")
     for line in lines:
-        click.echo(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False)
+        text = line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+        click.echo(safe_lines(text) if shown else text, nl=False)
 
 
 COMMANDS = (fmt,)

@@ -11,13 +11,14 @@ import click
 
 from ..batch import STDIN, STDIN_NAME
 from .errors import EXIT_FINDINGS, EXIT_OK, UserError
-from .output import err
+from .output import diagnostic, err
 
 if TYPE_CHECKING:
     from ..engine import Replay
     from ..record import Record
 
-__all__ = ["RECORD_PATH", "STDIN", "STDIN_NAME", "expand", "one_game", "read", "replayed", "seat_number"]
+__all__ = ["RECORD_PATH", "STDIN", "STDIN_NAME", "choose_game", "expand", "game_note", "games_in_text", "one_game",
+           "read", "replayed", "seat_in", "seat_number"]
 
 #: A record argument: any path (stdin as ``-``), left to the command to read, so that its errors stay one line; the
 #: type lets the shell complete file names.
@@ -62,21 +63,49 @@ def expand(paths: Sequence[str]) -> list[str]:
     return out
 
 
-def one_game(path: str, game: int) -> tuple[Record, list[str], str]:
-    """``(record, source lines, source name)`` of game number ``game`` (1-based) of a file. A notation error in
-    that game is raised (shown compiler-style, exit 2); a missing game is a ``UserError``."""
+def games_in_text(text: str) -> int:
+    """How many games ``text`` holds: its lines that start a game (spec/7wn.md section 3, ``[Format`` at a line
+    start), counted as the reader cuts the text. Cost: one regex scan, nothing parsed."""
+    from ..notation.lexical import BOUNDARY_RE
+    from ..notation.reader.split import normalise
+
+    return sum(1 for _ in BOUNDARY_RE.finditer(normalise(text)))
+
+
+def game_note(games: int, source: str) -> str:
+    """The note of a single-game command run on a file of several games without ``--game``: ``3 games in
+    club.7wn; showing game 1, --game N for another``."""
+    return f"{games} games in {source}; showing game 1, --game N for another"
+
+
+def choose_game(text: str, source: str, game: int | None) -> int:
+    """The number (1-based) of the game a single-game command shows: ``game`` (``--game N``), else 1, with
+    :func:`game_note` on stderr when the file holds several games."""
+    if game is not None:
+        return game
+    games = games_in_text(text)
+    if games > 1:
+        err(f"note: {game_note(games, source)}")
+    return 1
+
+
+def one_game(path: str, game: int | None) -> tuple[Record, list[str], str, int]:
+    """``(record, source lines, source name, game number)`` of game number ``game`` (1-based; ``None``: the
+    first, with :func:`game_note` on stderr when there are several) of a file. A notation error in that game is
+    raised (shown compiler-style, exit 2); a missing game is a ``UserError``."""
     from ..diagnostics import source_lines
     from ..notation import NotationError, read_games
 
     text, source = read(path)
+    number = choose_game(text, source, game)
     count = 0
     for count, item in enumerate(read_games(text, source=source), start=1):
-        if count == game:
+        if count == number:
             if isinstance(item, NotationError):
                 raise item
-            return item, source_lines(text), source
+            return item, source_lines(text), source, number
     have = "no game" if count == 0 else f"{count} game" + ("s" if count > 1 else "")
-    raise UserError(f"{source} has {have}; there is no game {game}")
+    raise UserError(f"{source} has {have}; there is no game {number}")
 
 
 def replayed(record: Record, lines: list[str], source: str) -> tuple[Replay, int]:
@@ -88,22 +117,33 @@ def replayed(record: Record, lines: list[str], source: str) -> tuple[Replay, int
     played = replay(record)
     found = [d for d in diagnostics_of(record, played.findings, lines, source) if not d.check_only]
     for d in found:
-        err(str(d))
+        diagnostic(d)
     return played, EXIT_FINDINGS if any(d.severity == "error" for d in found) else EXIT_OK
 
 
 def seat_number(record: Record, text: str) -> int:
-    """The seat named ``text`` (``show --seat``, ``html --view``): a name (any case), or a number ``2`` / ``#2``. ``UserError`` otherwise."""
+    """The seat of ``record`` that ``text`` names (``show --seat``, ``html --view``): a number ``2`` / ``#2``, or a
+    name matched by the reader's seat key (spec/7wn.md 4.1: Unicode NFC, blanks as one space, case folded; so
+    ``José`` matches however it is composed). ``UserError`` otherwise."""
+    return seat_in([s.name for s in record.seats], text)
+
+
+def seat_in(names: Sequence[str], text: str) -> int:
+    """The seat (1-based) of the roster ``names`` that ``text`` names: its number (``2``, ``#2``) or its name by
+    the reader's seat key (:func:`~wnotation.vocabulary.seat_key`), the one seat lookup of every command.
+    ``UserError`` naming the closest seat, or the seats, otherwise."""
     import difflib
 
-    wanted = " ".join(text.split()).casefold()
-    digits = wanted.lstrip("#")
-    if digits.isdigit() and 1 <= int(digits) <= record.players:
+    from ..vocabulary import seat_key
+
+    wanted = seat_key(text)
+    digits = wanted.removeprefix("#")
+    if digits.isdigit() and digits.isascii() and 1 <= int(digits) <= len(names):
         return int(digits)
-    for k, s in enumerate(record.seats, start=1):
-        if " ".join(s.name.split()).casefold() == wanted:
-            return k
-    names = [s.name for s in record.seats]
-    near = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
-    hint = f"; did you mean {near[0]}?" if near else f" (seats: {', '.join(names)}, or 1-{record.players})"
+    keys = [seat_key(name) for name in names]
+    if wanted in keys:
+        return keys.index(wanted) + 1
+    near = difflib.get_close_matches(wanted, keys, n=1, cutoff=0.6)
+    hint = (f"; did you mean {names[keys.index(near[0])]}?" if near
+            else f" (seats: {', '.join(names)}, or 1-{len(names)})")
     raise UserError(f"no seat {text!r} in this game{hint}")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 import click
 
 from .errors import UserError, one_line
 from .inputs import RECORD_PATH, one_game, read
-from .output import count, emit_json
+from .output import colour_option, count, emit_data, emit_json, emit_json_text
 
 if TYPE_CHECKING:
     from ..record import Record
@@ -30,6 +31,7 @@ Examples:
 @click.argument("file", type=RECORD_PATH)
 @click.option("--to-7wn", "to_7wn", is_flag=True, help="Read JSON (a Record or an array of them), write 7WN.")
 @click.option("--game", type=click.IntRange(min=1), metavar="N", help="Only game N of the file (1 first).")
+@colour_option
 def json_command(file: str, to_7wn: bool, game: int | None) -> None:
     """Print the Records of a 7WN FILE (- for stdin) as JSON, or with --to-7wn a JSON FILE as 7WN.
 
@@ -44,15 +46,17 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
                 raise UserError(f"{file} holds {count(len(records), 'game')}; there is no game {game}")
             records = records[game - 1 : game]
         try:
-            click.echo(write_games(records), nl=False)
+            emit_data(write_games(records), f"the 7WN text of {file}")
         except ValueError as exc:
             raise UserError(f"{file}: this Record cannot be written as 7WN: {one_line(str(exc))}") from None
         return
     if game is not None:
-        record, _, _ = one_game(file, game)
-        click.echo(to_json(record))
+        record, _, _, _ = one_game(file, game)
+        emit_json_text(to_json(record))
         return
     text, source = read(file)
+    if _JSON_START.match(text):
+        raise UserError(f"{source} is JSON, not 7WN text: 'wnotation json --to-7wn' reads JSON and writes 7WN")
     records = []
     for item in read_games(text, source=source):
         if isinstance(item, NotationError):
@@ -61,9 +65,14 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
     if not records:
         raise UserError(f"{source} has no game")
     if len(records) == 1:
-        click.echo(to_json(records[0]))
+        emit_json_text(to_json(records[0]))
     else:
         emit_json([json.loads(to_json(r)) for r in records])
+
+
+# A JSON document (an object, or an array of objects or an empty one) rather than 7WN text, which starts with a
+# tag "[Format".
+_JSON_START = re.compile(r"\ufeff?\s*(?:\{|\[\s*[{\]])")
 
 
 def _records_from_json(file: str) -> list[Record]:
@@ -84,7 +93,7 @@ def _records_from_json(file: str) -> list[Record]:
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         msg = first["msg"]  # pydantic's "Value error, ..." in the one-line style; names in it keep their case
         raise UserError(f"{which}{source} is not a valid Record: {where}: {msg[:1].lower()}{msg[1:]}{more}") from None
-    except ValueError as exc:  # not JSON, or nested too deeply: the message starts "not JSON: "
+    except ValueError as exc:  # "not JSON: ...", or nested deeper than any Record: "not a Record: ..."
         raise UserError(f"{source} is {one_line(str(exc))}") from None
     if not records:
         raise UserError(f"{source} holds no Record")

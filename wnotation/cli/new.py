@@ -7,6 +7,7 @@ import sys
 import click
 
 from .errors import UserError
+from .output import emit_data, err
 
 NEW_EPILOG = """\b
 The seats come from --seat (NAME:WONDER:SIDE, clockwise; Wonders in any accepted spelling,
@@ -39,14 +40,14 @@ def new(event: str | None, date: str | None, seats: tuple[str, ...]) -> int:
             from ..recorder import ui
 
             # The prompts go to stderr: stdout is the header, often redirected to the new file.
-            header = ui.ask_header(event=event, date=date, echo=lambda line: click.echo(line, err=True),
+            header = ui.ask_header(event=event, date=date, echo=err,
                                    output=create_output(stdout=sys.stderr))
         else:
             raise UserError("give the seats with --seat NAME:WONDER:SIDE (3 to 7), or run it in a terminal to be "
                             "asked for them")
     except HeaderError as exc:
         raise UserError(str(exc)) from None
-    click.echo(write(header), nl=False)
+    emit_data(write(header), "the header")
     return 0
 
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from . import streams
 from .inputs import STDIN
-from .output import err
+from ..compiler_style import safe_lines
+from .output import diagnostic, diagnostic_text, err
 
 #: A progress bar appears once a run has lasted this long (seconds): short runs stay quiet.
 PROGRESS_DELAY = 1.0
@@ -84,10 +85,20 @@ class Progress:
         self.drawn = now
 
     def echo(self, text: str) -> None:
+        """A message above the bar (or plainly on stderr), every character that steers a terminal made visible."""
         if self.bar is not None:
-            self.bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+            self.bar.console.print(safe_lines(text), markup=False, highlight=False, soft_wrap=True)
         else:
             err(text)
+
+    def diagnostic(self, d: Any) -> None:
+        """A diagnostic above the bar (or plainly on stderr), coloured as ``--color`` says."""
+        if self.bar is None:
+            diagnostic(d)
+            return
+        from rich.text import Text
+
+        self.bar.console.print(Text.from_ansi(diagnostic_text(d)), highlight=False, soft_wrap=True)
 
 
 def _rate_column() -> Any:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
+from ..compiler_style import visible
 from .errors import UserError
+from .output import echo
+
+
+def _usage(message: str) -> UserError:
+    """The command's usage error, its message shown through the one sanitiser (names and paths are data)."""
+    return UserError(visible(message))
+
 
 RECORD_EPILOG = """\b
 Each turn asks every seat's action in seat order, completing from what the engine knows at
@@ -12,10 +20,12 @@ this position (the seat's hand when the deal is known, else the cards of this Ag
 possible; stage …, sell …, ? for a card not seen) with each play's cost; a paid build with
 several cheapest purchases asks which (Enter: the engine's default); turn 6's discard,
 Babylon's extra turn and Halikarnassos' pick are asked exactly when the rules call for them.
-A finding is shown at once with its rule ID: an action with an error is recorded only if
-entered a second time. undo / undo turn at any prompt. After every turn FILE is rewritten
-atomically in canonical 7WN with coins, shields and provisional points shown; FILE holding an
-unfinished record goes on where it stopped.
+A finding is shown at once with its rule ID: an action with an error is recorded only on y
+to the question naming its errors (anything else cancels it). undo, undo turn, redo, help
+and the table commands city SEAT, hand SEAT, pile, coins, sheet at any prompt. After every
+turn FILE is rewritten atomically in canonical 7WN (with [Guilds] once the guilds are known)
+with coins, shields and provisional points shown; FILE holding an unfinished record goes on
+where it stopped. --scores checks each row of the pad as it is typed; ROW SEAT re-enters one.
 
 \b
 Examples:
@@ -48,7 +58,7 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
 
     if recording.exists(file):
         if seats or event or date:
-            raise UserError(f"{file} already holds a record, whose header is kept: leave out --seat, --event and "
+            raise _usage(f"{file} already holds a record, whose header is kept: leave out --seat, --event and "
                             "--date to go on with it")
         session = recording.Session.open(file)
     else:
@@ -56,19 +66,19 @@ def record(file: str, view: str | None, event: str | None, date: str | None, sea
             header = make_header(seats=seats, event=event, date=date) if seats else ui.ask_header(
                 event=event, date=date)
         except HeaderError as exc:
-            raise UserError(str(exc)) from None
+            raise _usage(str(exc)) from None
         session = recording.Session(header, path=file)
     if view is not None:
         session.view = _seat(view, [s.name for s in session.header.seats])
     if session.question() is None:
-        click.echo(f"{file} is complete: nothing to record (wnotation score {file} shows its score sheet)")
+        echo(f"{file} is complete: nothing to record (wnotation score {file} shows its score sheet)")
         return 0
     try:
         session.save()  # at once: the header of a new record, the canonical text of one to go on with
     except OSError as exc:
-        raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
+        raise _usage(f"cannot write {file}: {exc.strerror or exc}") from None
     for line in session.findings_lines():
-        click.echo(line)
+        echo(line)
     ui.run(session)
     return 0
 
@@ -84,7 +94,7 @@ def _scores(file: str, event: str | None, date: str | None, seats: tuple[str, ..
         named = pad.expansions_of(expansions or "")
         if recording.exists(file):
             if seats or event or date or named:
-                raise UserError(f"{file} already holds a record, whose header is kept: leave out --seat, --event, "
+                raise _usage(f"{file} already holds a record, whose header is kept: leave out --seat, --event, "
                                 "--date and --expansions to go on with it")
             session = pad.PadSession.open(file)
         else:
@@ -92,11 +102,11 @@ def _scores(file: str, event: str | None, date: str | None, seats: tuple[str, ..
                 event=event, date=date)
             session = pad.PadSession(header.model_copy(update={"expansions": named}), file)
     except (HeaderError, ValueError) as exc:
-        raise UserError(str(exc)) from None
+        raise _usage(str(exc)) from None
     try:
-        pad.run(session, echo=click.echo)
+        pad.run(session, echo=echo)  # record text (names, tags) shown through the one sanitiser
     except OSError as exc:
-        raise UserError(f"cannot write {file}: {exc.strerror or exc}") from None
+        raise _usage(f"cannot write {file}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -109,7 +119,7 @@ def _seat(text: str, names: list[str]) -> int:
     for k, name in enumerate(names, 1):
         if seat_key(name) == seat_key(text):
             return k
-    raise UserError(f"--view {text}: no such seat (seats: {', '.join(names)}, or 1 to {len(names)})")
+    raise _usage(f"--view {text}: no such seat (seats: {', '.join(names)}, or 1 to {len(names)})")
 
 
 COMMANDS = (record,)

@@ -7,7 +7,7 @@ import click
 from . import completion
 from .errors import EXIT_FINDINGS, UserError
 from .inputs import RECORD_PATH, one_game, replayed
-from .output import emit_json, err, print_table
+from .output import colour_option, echo, emit_json, err, print_table
 
 SCORE_EPILOG = """\b
 The sheet is laid out like the score pad: a column per seat, a row per category (military,
@@ -29,18 +29,20 @@ Examples:
 
 @click.command(epilog=SCORE_EPILOG, short_help="Show the final score sheet of a game.")
 @click.argument("file", type=RECORD_PATH)
-@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Which game of the file (1 first; default: the first, with a note when there are several).")
 @click.option("--at", "where", metavar="ADDRESS", shell_complete=completion.address,
               help="Score the position at ADDRESS (e.g. II.3) as if the game ended there: a provisional sheet.")
 @click.option("--json", "as_json", is_flag=True, help="Print the score sheet as JSON.")
-def score(file: str, game: int, where: str | None, as_json: bool) -> int:
+@colour_option
+def score(file: str, game: int | None, where: str | None, as_json: bool) -> int:
     """Replay game N of FILE (- for stdin) and print its final score sheet, or with --at a provisional one.
 
     The expected results stated in the record are verified: a difference is reported as an R-SCORE finding.
     """
     from .. import render
 
-    record, lines, source = one_game(file, game)
+    record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)
     if where is not None:
         try:
@@ -67,7 +69,7 @@ def score(file: str, game: int, where: str | None, as_json: bool) -> int:
         title = f"provisional score sheet at {address}, as if the game ended there" if sheet.provisional else None
         print_table(header, rows, title=title, right_align=True)
         if missing:
-            click.echo(render.unnamed_text(missing))
+            echo(render.unnamed_text(missing))
     return code
 
 

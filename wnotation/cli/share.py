@@ -5,15 +5,14 @@ club site, a score sheet or points-by-Age chart as an SVG picture. Thin: the pag
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import click
 
 from . import completion
 from .errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UserError, worst
-from .inputs import RECORD_PATH, STDIN, STDIN_NAME, expand, read, replayed, seat_number
-from .output import count, err
+from .inputs import RECORD_PATH, STDIN, STDIN_NAME, choose_game, expand, read, replayed, seat_number
+from .output import colour_option, count, echo, emit_data, err
 
 HTML_EPILOG = """\b
 One game becomes one HTML file that needs nothing else: open it from disk, send it, put it on
@@ -44,9 +43,11 @@ Examples:
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=RECORD_PATH)
 @click.option("-o", "--output", "output", metavar="FILE", help="The page to write (default: standard output); "
               "a folder (existing, or ending in /) for a site.")
-@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N", help="Which game of the file (1 first).")
+@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Which game of the file (1 first; default: the first, with a note when there are several).")
 @click.option("--view", "view", metavar="SEAT", shell_complete=completion.seat,
               help="Show the game as this seat saw it (a name or a number): other hands and hidden cards unknown.")
+@colour_option
 def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str | None) -> int:
     """Write game N of PATH (- for stdin) as one self-contained HTML page, or every game of the PATHs as a site.
 
@@ -56,7 +57,7 @@ def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str
     """
     site = len(paths) > 1 or any(p != STDIN and os.path.isdir(p) for p in paths) or _names_folder(output)
     if not site:
-        return _page(paths[0], output, game or 1, view)
+        return _page(paths[0], output, game, view)
     if output is None:
         raise click.UsageError("a site is written to a folder: give -o FOLDER")
     if STDIN in paths:
@@ -72,13 +73,14 @@ def _names_folder(output: str | None) -> bool:
     return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
 
 
-def _page(path: str, output: str | None, game: int, view: str | None) -> int:
+def _page(path: str, output: str | None, game: int | None, view: str | None) -> int:
     from ..diagnostics import game_pieces, normalise, source_lines
     from ..notation import NotationError, read_games
     from ..viewer import page
 
     text, source = read(path)
     text = normalise(text)
+    game = choose_game(text, source, game)
     games = list(read_games(text, source=source))
     if not 1 <= game <= len(games):
         have = "no game" if not games else count(len(games), "game")
@@ -93,7 +95,7 @@ def _page(path: str, output: str | None, game: int, view: str | None) -> int:
     stem = "game" if source == STDIN_NAME else Path(source).stem
     name = f"{stem}-{game}" if len(games) > 1 else stem
     document = page(record, played, view_seat=seat, source=piece, line0=line0, download_name=name)
-    _emit(document, output)
+    _emit(document, output, f"the page of game {game} of {source}")
     return code
 
 
@@ -107,39 +109,29 @@ def _site(paths: tuple[str, ...], output: str, view: int | None) -> int:
         raise UserError(f"cannot write {exc.filename or output}: {(exc.strerror or str(exc)).lower()}") from None
     codes = [EXIT_OK]
     for source, reason in report.unreadable:
-        err(_terminal(f"error: cannot read {source}: {reason}"))
+        err(f"error: cannot read {source}: {reason}")
         codes.append(EXIT_USAGE)
     for g in report.games:
         if g.page is None:
-            err(_terminal(g.error or f"{g.source}: game {g.number} cannot be read"))
+            err(g.error or f"{g.source}: game {g.number} cannot be read")
             codes.append(EXIT_FINDINGS)
         elif g.errors:
-            err(_terminal(f"{g.source}: game {g.number}: {count(g.errors, 'error finding')}, marked in {g.page}"))
+            err(f"{g.source}: game {g.number}: {count(g.errors, 'error finding')}, marked in {g.page}")
             codes.append(EXIT_FINDINGS)
     if not report.games and not report.unreadable:
         err("error: no game in the inputs")
         codes.append(EXIT_FINDINGS)
-    click.echo(f"wrote {count(report.pages, 'page')} and index.html to {report.out}")
+    echo(f"wrote {count(report.pages, 'page')} and index.html to {report.out}")
     return worst(codes)
 
 
-#: What a terminal would interpret rather than show (C0 controls but tab, DEL, C1 controls, bidi overrides).
-_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def _terminal(line: str) -> str:
-    """One line of ``build_site``'s report as a terminal may show it: record text in an error message (a token
-    the reader quotes, a file name) cannot move the cursor, retitle the window or reorder the line."""
-    return _CONTROLS.sub("\ufffd", line)
-
-
-def _emit(content: str, output: str | None) -> None:
+def _emit(content: str, output: str | None, what: str) -> None:
     """``content`` to standard output, or atomically to the file ``output`` (a temporary file beside it, then a
     rename: a reader never sees half a page, and a failed write leaves the old file)."""
     from ..viewer.site import write_inside
 
     if output is None or output == "-":
-        click.echo(content, nl=False)
+        emit_data(content, what)
         return
     target = Path(output)
     try:
@@ -155,15 +147,17 @@ def _emit(content: str, output: str | None) -> None:
 @click.option("-o", "--output", "output", metavar="FILE", help="The SVG file to write (default: standard output).")
 @click.option("--at", "where", metavar="ADDRESS", shell_complete=completion.address,
               help="The position to score, e.g. II.3 (default: the last one; the final sheet of a finished game).")
-@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Which game of the file (1 first; default: the first, with a note when there are several).")
 @click.option("--chart", is_flag=True, help="The points each seat earned in each Age, as a bar chart.")
-def sheet(file: str, output: str | None, where: str | None, game: int, chart: bool) -> int:
+@colour_option
+def sheet(file: str, output: str | None, where: str | None, game: int | None, chart: bool) -> int:
     """Replay game N of FILE (- for stdin) and write its score sheet, or its points by Age, as an SVG picture."""
     from ..render import canonical_address
     from ..viewer import chart_svg, sheet_svg
     from .inputs import one_game
 
-    record, lines, source = one_game(file, game)
+    record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)
     pad = played.final is None and played.scores is not None and where is None and not chart  # a score pad
     if played.final is None and not pad:
@@ -173,7 +167,7 @@ def sheet(file: str, output: str | None, where: str | None, game: int, chart: bo
         picture = sheet_svg(played, record=record) if pad else (chart_svg if chart else sheet_svg)(played, at)
     except KeyError as exc:
         raise UserError(str(exc.args[0])) from None
-    _emit(picture, output)
+    _emit(picture, output, f"the picture of game {game} of {source}")
     return code
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from .. import __version__
+from ..compiler_style import safe_lines
 from . import streams
 from .errors import (
     EXIT_OK, EXIT_USAGE, BrokenPipe, InternalError, OutputError, RecordError, UserError, one_line, user_errors,
@@ -26,6 +27,9 @@ class WnotationGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         debug = bool(ctx.params.get("debug"))
+        from .output import set_colour
+
+        set_colour("auto")  # each run starts from auto; a command's --color sets it again before it runs
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, BrokenPipe):
@@ -82,12 +86,16 @@ class WnotationGroup(click.Group):
             return EXIT_USAGE
         except click.UsageError as e:  # click prints usage and a hint over four lines; one is enough
             where = e.ctx.command_path if e.ctx else "wnotation"
-            click.echo(f"error: {_lower_first(e.format_message())} (see '{where} --help')", err=True)
+            message = safe_lines(f"error: {_lower_first(e.format_message())} (see '{where} --help')")
+            click.echo(message, err=True)
             return EXIT_USAGE
         except OutputError:
             raise
-        except click.ClickException as e:
+        except (UserError, RecordError, InternalError) as e:
             e.show()
+            return e.exit_code
+        except click.ClickException as e:  # click's own (a file option it could not open): one sanitised line
+            click.echo(safe_lines(f"error: {_lower_first(e.format_message())}"), err=True)
             return e.exit_code
         except click.Abort:
             click.echo("aborted", err=True)

@@ -11,7 +11,7 @@ from ..catalog import AGE_NUMERALS
 from . import completion
 from .errors import UserError
 from .inputs import RECORD_PATH, one_game, replayed, seat_number
-from .output import emit_json, print_fields, print_table
+from .output import colour_option, echo, emit_data, emit_json, print_fields, print_table
 
 if TYPE_CHECKING:
     from ..engine import State
@@ -33,14 +33,16 @@ Examples:
 @click.command(epilog=SHOW_EPILOG, short_help="Show a position: every city, the hands, the discard pile.")
 @click.argument("file", type=RECORD_PATH)
 @click.option("--at", "where", metavar="ADDRESS", shell_complete=completion.address, help="The position to show, e.g. II.3 (default: the last one).")
-@click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
+@click.option("--game", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Which game of the file (1 first; default: the first, with a note when there are several).")
 @click.option("--seat", metavar="NAME", shell_complete=completion.seat, help="Only this seat (its name, or its number 1-7).")
 @click.option("--legal", is_flag=True, help="List the legal actions of the seat (of every seat without --seat) "
               "in the next turn, with each cheapest purchase and its cost.")
 @click.option("--position", "as_string", is_flag=True, help="Print the position string (spec/position.md) "
               "instead; with --seat, the projection for that seat (what it can see).")
 @click.option("--json", "as_json", is_flag=True, help="Print the position as JSON (with its position string).")
-def show(file: str, where: str | None, game: int, seat: str | None, legal: bool, as_string: bool,
+@colour_option
+def show(file: str, where: str | None, game: int | None, seat: str | None, legal: bool, as_string: bool,
          as_json: bool) -> int:
     """Replay game N of FILE (- for stdin) up to a position and show it.
 
@@ -56,7 +58,7 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
     if as_string and legal:
         raise click.UsageError("--position prints the position string; --legal does not go with it")
 
-    record, lines, source = one_game(file, game)
+    record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)
     if played.final is None:
         raise UserError(f"game {game} of {source} has no turn: there is no position to show")
@@ -75,7 +77,7 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
     viewer = seats[0] if seat is not None else None
     string = to_string(state, seed=_seed(record), seat=viewer)
     if as_string and not as_json:
-        click.echo(string)
+        emit_data(string, f"the position string of game {game} of {source}", nl=True)
         return code
     names = [s.name for s in record.seats]
     moves = {s: legal_actions(state, s) for s in seats} if legal else {}
@@ -93,18 +95,18 @@ def show(file: str, where: str | None, game: int, seat: str | None, legal: bool,
     title = render.position_title(state, record.players)
     if inside is not None:
         title = f"variation {inside[0]}, {title}"
-    click.echo(title)
+    echo(title)
     for s in seats:
-        click.echo()
+        echo()
         title, fields = render.city_fields(state, s, names[s - 1])
         print_fields(title, fields)
     if seat is None:
-        click.echo()
-        click.echo(f"discard pile: {render.discard_text(state)}")
+        echo()
+        echo(f"discard pile: {render.discard_text(state)}")
     for s in seats if legal else ():
-        click.echo()
+        echo()
         if not moves[s]:
-            click.echo(f"{names[s - 1]} has no action to play after {state.address}: {_why_idle(state)}")
+            echo(f"{names[s - 1]} has no action to play after {state.address}: {_why_idle(state)}")
             continue
         header, rows = render.legal_table(moves[s])
         nxt = f"{AGE_NUMERALS[state.age]}.{state.turn + 1}"

@@ -102,11 +102,23 @@ def _game_reports(text: str, source: str, line0: int = 0) -> list[GameReport]:
     games = []
     for k, item in enumerate(read_games(text, source=source), start=1):
         if isinstance(item, NotationError):
-            games.append(GameReport(source, k, _game_start(lines, item.line) + line0,
-                                    (Diagnostic.from_error(item, line0),), read=False))
+            start = _game_start(lines, item.line)
+            games.append(GameReport(source, k, start + line0, _unread(item, lines, source, start, line0), read=False))
         else:
             games.append(check_record(item, lines=lines, source=source, index=k, line0=line0))
     return games
+
+
+def _unread(error: NotationError, lines: list[str], source: str, start: int, line0: int) -> tuple[Diagnostic, ...]:
+    """The diagnostics of a game that could not be read: each of its notation errors (``error``, the first found,
+    and the further ones the reader finds: :attr:`NotationError.errors`) in text order, then one note, at the
+    game's first line, that the game is not replayed."""
+    errors = error.errors
+    out = [Diagnostic.from_error(e, line0) for e in errors]
+    count = f"{len(errors)} notation errors" if len(errors) > 1 else "a notation error"
+    out.append(Diagnostic("note", "notation", f"this game is not replayed: its text has {count}", source,
+                          start + line0, 1, "", "notation"))
+    return tuple(out)
 
 
 def check_text(text: str, source: str = "<string>", *, allow_empty: bool = False) -> FileReport:

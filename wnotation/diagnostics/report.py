@@ -17,12 +17,14 @@ Severity = Literal["error", "warning", "note"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
 
 
-def render(severity: str, rule: str, message: str, source: str, line: int, column: int, source_line: str = "") -> str:
+def render(severity: str, rule: str, message: str, source: str, line: int, column: int, source_line: str = "",
+           colour: bool = False) -> str:
     """A diagnostic compiler-style: ``file:12:5: error[R-TRADE]: message``, then, when the line is known, the line
     and a caret under the column; control characters from the record shown as visible stand-ins. The one
     rendering of every diagnostic, whatever its severity; the same as a
-    :class:`~wnotation.notation.NotationError`'s (both are :func:`~wnotation.compiler_style.compiler_style`)."""
-    return compiler_style(severity, rule, message, source, line, column, source_line)
+    :class:`~wnotation.notation.NotationError`'s (both are :func:`~wnotation.compiler_style.compiler_style`). With
+    ``colour``, the ANSI colours of a terminal (rustc's: the severity and code coloured, the location bold)."""
+    return compiler_style(severity, rule, message, source, line, column, source_line, colour)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +55,12 @@ class Diagnostic:
     check_only: bool = False
 
     def __str__(self) -> str:
-        return render(self.severity, self.rule, self.message, self.source, self.line, self.column, self.source_line)
+        return self.rendered()
+
+    def rendered(self, colour: bool = False) -> str:
+        """The compiler-style rendering (:func:`render`), coloured for a terminal with ``colour``."""
+        return render(self.severity, self.rule, self.message, self.source, self.line, self.column, self.source_line,
+                      colour)
 
     @property
     def location(self) -> str:

@@ -283,6 +283,11 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
             _paid(seat, len(g.cities), paid, out)
         incomes.append((seat, "stage", n))
     elif use == "sell":
+        stated = p.purchase
+        if stated and (stated[0] or stated[1]):
+            what = card.name if card is not None else "an unseen card"
+            t.find("R-TRADE-MINIMAL", f"{t.name(seat)} states a purchase for selling {what}: a sale needs no "
+                   "resource (R-SELL); sold, nothing is paid", seat, p.span)
         out.append(ev.sold(seat, card))
         incomes.append((seat, "sale", None))
     else:

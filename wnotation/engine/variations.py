@@ -94,9 +94,15 @@ class _Line:
 
     def kept(self, key: tuple[int, int]) -> dict[int, tuple[Play, str]]:
         """Seat -> (its play at turn ``key``, the name of the line that writes it)."""
-        found = self.parent.kept(key) if self.parent is not None else {}
-        for p in self.plays.get(key, ()):
-            found[p.seat] = (p, self.name)
+        chain: list[_Line] = []
+        line: _Line | None = self
+        while line is not None:  # a loop, not a recursion: no nesting depth reaches Python's recursion limit
+            chain.append(line)
+            line = line.parent
+        found: dict[int, tuple[Play, str]] = {}
+        for outer in reversed(chain):  # the main line first, so the innermost line that writes a seat wins
+            for p in outer.plays.get(key, ()):
+                found[p.seat] = (p, outer.name)
         return found
 
 
@@ -109,8 +115,28 @@ def replay_variations(main: Run) -> Mapping[str, VariationReplay]:
     return MappingProxyType(out)
 
 
+#: A variation to replay: the run and line it branches from, the variation, the key of the turn it replaces, its
+#: address.
+_Branch = tuple[Run, Variation, tuple[int, int], str, _Line]
+
+
 def _branches(run: Run, turns: Sequence[Turn], line: _Line, dealt: dict[int, dealing.Hands],
               out: dict[str, VariationReplay]) -> None:
+    """Replay the variations of ``turns`` (of ``run``'s ``line``) and those nested in them into ``out``, in text
+    order: depth first, with a stack of its own rather than recursion, so any nesting replays."""
+    stack = _children(run, turns, line)
+    stack.reverse()
+    while stack:
+        parent, variation, key, where, outer = stack.pop()
+        replayed, inner, inner_line = _replay_one(parent, variation, key, where, outer, dealt)
+        out[where] = replayed
+        if inner is not None and inner_line is not None:
+            stack.extend(reversed(_children(inner, variation.turns, inner_line)))
+
+
+def _children(run: Run, turns: Sequence[Turn], line: _Line) -> list[_Branch]:
+    """The variations of ``turns``, the turns of ``run``'s ``line``, in order."""
+    found: list[_Branch] = []
     seen: set[tuple[int, int]] = set()
     for turn in turns:
         key = (turn.age, turn.number)
@@ -118,11 +144,8 @@ def _branches(run: Run, turns: Sequence[Turn], line: _Line, dealt: dict[int, dea
             continue
         seen.add(key)
         for k, variation in enumerate(turn.variations, 1):
-            where = f"{line.prefix}{turn.label}({k})"
-            replayed, inner, inner_line = _replay_one(run, variation, key, where, line, dealt)
-            out[where] = replayed
-            if inner is not None and inner_line is not None:
-                _branches(inner, variation.turns, inner_line, dealt, out)
+            found.append((run, variation, key, f"{line.prefix}{turn.label}({k})", line))
+    return found
 
 
 def _replay_one(parent: Run, variation: Variation, key: tuple[int, int], where: str, line: _Line,
@@ -148,6 +171,8 @@ def _replay_one(parent: Run, variation: Variation, key: tuple[int, int], where: 
     own = _Line(written.plays, line, f"variation {where}", where + ".")
     run = Run(parent.record.model_copy(update={"turns": ()}))
     decoded, kept = _effective(written, own)
+    if key[1] == 7:
+        _turn_six(decoded, own, key[0])
     run.decoded = decoded
     run.findings = list(written.findings)
     run.start = start
@@ -156,17 +181,46 @@ def _replay_one(parent: Run, variation: Variation, key: tuple[int, int], where: 
     run.branch_at = frozenset((t.age, t.number) for t in variation.turns if t.variations)
     age, number = key
     going = run.age(age, number)
+    _check_deck(run, own, key, age)
     while going and age < 3:
         age += 1
+        from_line = age in dealt  # else run.hands rebuilds the Age's hands from the variation and checks them
         run.apply(deal_events(age, run.hands(age)))
         run.mark()
         going = run.age(age)
+        if from_line:
+            _check_deck(run, own, key, age)
     sheet = score([city_view(c) for c in run.game.cities]) if run.game.finished else None
     found = tuple(_placed(f, where, kept) for f in run.findings)
     events = tuple(run.events)
     replayed = VariationReplay(where, label, line.prefix[:-1], events, found,
                                Positions(start, events, MappingProxyType(dict(run.marks))), sheet)
     return replayed, run, own
+
+
+def _check_deck(run: Run, line: _Line, key: tuple[int, int], age: int) -> None:
+    """The deck check (R-DECK) of the main line, for the cards of ``age`` in a variation's line of play, added to
+    ``run``'s findings at the variation's own turns: the cards its line used in the Age (the lines outside it before
+    ``key``, the turn it replaces; its own plays from there), and the named cards still in the hands where it stops
+    (the hands it was dealt hold the cards the main line shows leaving them). A play already reported as not in its
+    hand (R-DECK, R-PASS) is not counted again."""
+    ours = [t for a, t in run.decoded.order if a == age]
+    if not ours:
+        return
+    first = key[1] if key[0] == age else 1
+    plays: dict[int, Sequence[Play]] = {}
+    for t in range(1, 8):
+        if t < first:
+            plays[t] = [p for _, (p, _) in sorted(line.kept((age, t)).items())]
+        elif (age, t) in run.decoded.plays:
+            plays[t] = run.decoded.plays[(age, t)]
+    reported = {(f.address, f.seat) for f in run.findings if f.rule in ("R-DECK", "R-PASS")}
+    _, per_hand = dealing.rebuild(age, run.record.players, plays)
+    uses = [u for hand in per_hand for u in hand if (u[1], u[2]) not in reported]
+    held = address(age, 0)  # counted first, so that a copy too many is one the variation plays
+    uses += [(c, held, None, None) for hand in run.game.hands for c in hand if c is not None]
+    mine = {address(age, t) for t in ours}
+    run.findings += [f for f in dealing.check_deck(age, run.record.players, run.guilds, uses) if f.address in mine]
 
 
 def _effective(written: Decoded, line: _Line) -> tuple[Decoded, dict[tuple[str, int], str]]:
@@ -188,6 +242,18 @@ def _effective(written: Decoded, line: _Line) -> tuple[Decoded, dict[tuple[str, 
         d.spans[key] = span
         d.order.append(key)
     return d, kept
+
+
+def _turn_six(decoded: Decoded, line: _Line, age: int) -> None:
+    """For a variation that starts at Babylon Night's extra turn (``A.7``): the turn-6 plays of the lines outside
+    it, whose pick clauses name the builds from the discard pile made after the extra turn (R-HALI-LAST), which
+    the variation plays too. Only their picks are read (the run starts after turn 6 and never replays it), and the
+    turn is not one of the variation's (``order``), so no finding is placed on it."""
+    six = (age, 6)
+    span = decoded.spans.get((age, 7))  # a pick's finding points into the variation, as a kept action's does
+    plays = [p._replace(span=span, pick_span=span) for _, (p, _) in sorted(line.kept(six).items())]
+    decoded.plays[six] = plays
+    decoded.picked[six] = any(p.pick for p in plays)
 
 
 def _placed(f: Finding, where: str, kept: dict[tuple[str, int], str]) -> Finding:

@@ -7,6 +7,7 @@ same data structured (:meth:`NotationError.to_dict`). Legality findings are the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..compiler_style import compiler_style, visible
@@ -19,6 +20,7 @@ class NotationError(ValueError):
     ``"<string>"``), ``line``, ``column``, ``offset``, ``source_line`` (the text of that line, no newline),
     ``rule`` (the check that failed, e.g. ``"syntax"``, ``"unknown-card"``, ``"action-count"``),
     ``expected`` (what would have been accepted, in plain words) and ``suggestion`` (a "did you mean").
+    :attr:`errors` holds every error of the game, this one (the first found) among them.
     """
 
     rule = "notation"
@@ -47,6 +49,26 @@ class NotationError(ValueError):
             self.rule = rule
         self.expected = expected
         self.suggestion = suggestion
+        self._further: tuple[NotationError, ...] | None = None
+        self._recover: Callable[[], tuple[NotationError, ...]] | None = None
+
+    @property
+    def errors(self) -> tuple[NotationError, ...]:
+        """Every notation error of the game this error was found in, in text order (line, then column): this one,
+        the game's first, and the further ones the reader finds by recovering at the next line (at most one per
+        line; see :mod:`wnotation.notation.reader.recovery`). Searched when first asked for (the reader reads the
+        game again, a few times), then kept. An error made elsewhere has itself alone."""
+        if self._further is None:
+            recover, self._recover = self._recover, None
+            self._further = recover() if recover is not None else ()
+        return tuple(sorted((self, *self._further), key=lambda e: (e.line, e.column)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled (to and from worker processes) with its further errors found, not with the search
+        self.errors  # noqa: B018
+        state = dict(self.__dict__)
+        state["_recover"] = None
+        return (type(self), self.args, state)
 
     @property
     def caret(self) -> str:

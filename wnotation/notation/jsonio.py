@@ -30,6 +30,7 @@ class JsonExporter(Exporter[dict[str, Any]]):
         self.parts: dict[str, list[Any]] = {"turns": [], "results": []}
 
     def turn(self, turn: Turn) -> None:
+        _record.check_variation_depth((turn,))
         self.parts["turns"].append(turn.model_dump(mode="json"))
 
     def result(self, result: SeatResult) -> None:
@@ -42,7 +43,11 @@ class JsonExporter(Exporter[dict[str, Any]]):
 
 def to_json(record: Record, *, indent: int | None = 2) -> str:
     """The Record as a JSON document (UTF-8 text, no spans): the text of :class:`JsonExporter`'s data, written in
-    one pass by the model's serializer. Cost: linear; returns a fresh string."""
+    one pass by the model's serializer. Cost: linear; returns a fresh string.
+
+    Raises ``ValueError`` for a Record made without validation whose variations nest deeper than
+    :data:`~wnotation.record.MAX_VARIATION_DEPTH` (the serializer itself would stop at a depth of its own)."""
+    _record.check_variation_depth(record.turns)
     return record.model_dump_json(indent=indent)
 
 
@@ -54,18 +59,30 @@ def from_json(text: str | bytes) -> Record:
     return Record.model_validate_json(text)
 
 
+#: How deep the JSON parser nests (pydantic-core's, fixed): a Record nests far less, 137 at most (its JSON at
+#: :data:`~wnotation.record.MAX_VARIATION_DEPTH` variations: 4 levels each, and 9 down to a pick's tag).
+JSON_DEPTH_LIMIT = 200
+
+
 def records_from_json(text: str | bytes) -> list[Record]:
     """The Records of a JSON document holding one Record (an object) or several (an array), each validated as
     :func:`from_json` validates it.
 
-    Raises :class:`ValueError` naming the problem for a document that is not JSON, including one nested too
-    deeply (the parser has a depth limit, far above a Record's, so no input reaches Python's recursion limit),
-    and :class:`pydantic.ValidationError` (a :class:`ValueError`) for an item that is not a valid Record.
+    Raises :class:`ValueError` naming the problem for a document that is not JSON ("not JSON: …") or that nests
+    deeper than :data:`JSON_DEPTH_LIMIT` ("not a Record: …": no Record's JSON does, so no input reaches Python's
+    recursion limit), and :class:`pydantic.ValidationError` (a :class:`ValueError`) for an item that is not a
+    valid Record, one whose variations nest deeper than :data:`~wnotation.record.MAX_VARIATION_DEPTH` included.
     """
     try:
         data = pydantic_core.from_json(text)
     except ValueError as exc:
-        raise ValueError(f"not JSON: {exc}") from None
+        message = str(exc)
+        if message.startswith("recursion limit exceeded"):
+            where = message.removeprefix("recursion limit exceeded").strip()
+            raise ValueError(f"not a Record: the document nests more than {JSON_DEPTH_LIMIT} deep ({where}), and "
+                             f"a Record's JSON at most 137 (variations nest at most {_record.MAX_VARIATION_DEPTH} deep: "
+                             "spec 6.1, 14)") from None
+        raise ValueError(f"not JSON: {message}") from None
     items = data if isinstance(data, list) else [data]
     return [Record.model_validate_json(pydantic_core.to_json(item)) for item in items]
 

@@ -3,14 +3,31 @@
 The writer writes exactly what the Record holds: a purchase appears when ``purchase`` is not ``None``
 (deciding what may be left out is the engine's), every annotation in its canonical place. It does not check
 legality; it refuses only Records that no 7WN text can express (a reserved tag name, a newline in a value, a
-malformed date, or the string ``"????.??.??"``, since an unknown date reads back as ``None``).
+malformed date, or the string ``"????.??.??"``, since an unknown date reads back as ``None``), and a Record made
+without validation beyond the validator's bounds (a purchase of more than ``MAX_PURCHASE_COINS`` coins to a side,
+variations nested deeper than ``MAX_VARIATION_DEPTH``), so that no Record makes it write without end or recurse
+without bound.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..record import FORMAT_VERSION, Action, Annotation, CoinsPaid, Record, SeatResult, StatedPurchase, Turn, Variation
+from ..record import (
+    FORMAT_VERSION,
+    MAX_PURCHASE_COINS,
+    MAX_VARIATION_DEPTH,
+    Action,
+    Annotation,
+    CoinsPaid,
+    Record,
+    SeatResult,
+    StatedPurchase,
+    Turn,
+    Variation,
+    coins_problem,
+    depth_problem,
+)
 from ..vocabulary import EXPANSIONS, LINE_FIELDS, numeral, seat_key
 from . import lexical
 from .export import Exporter, export
@@ -44,8 +61,8 @@ class TextExporter(Exporter[str]):
                                  f"{FORMAT_VERSION!r} (a reader refuses them: spec 3.1)")
         self.body.extend(_comment(c) for c in turn.annotation.before)
         self.body.append(format_turn(turn, self.refs))
-        for variation in turn.variations:
-            _variation(variation, turn, 1, self.refs, self.body)
+        for k, variation in enumerate(turn.variations, 1):
+            _variation(variation, turn, f"{turn.label}({k})", self.refs, self.body)
 
     def result(self, result: SeatResult) -> None:
         refs = self.refs
@@ -164,9 +181,14 @@ def _notes(glyph: str | None, tags: tuple[tuple[str, str], ...], comments: tuple
     return parts
 
 
-def _variation(variation: Variation, replaced: Turn, depth: int, refs: list[str], out: list[str]) -> None:
-    """The lines of ``variation`` of the turn ``replaced``, at nesting ``depth`` (1 for the main line's), added to
-    ``out`` (spec 10, item 12): ``( `` and the first turn, the further turns indented, ``)`` ending the last line."""
+def _variation(variation: Variation, replaced: Turn, where: str, refs: list[str], out: list[str]) -> None:
+    """The lines of ``variation`` of the turn ``replaced``, at address ``where`` (``I.2(1)``, nesting 1 for the main
+    line's), added to ``out`` (spec 10, item 12): ``( `` and the first turn, the further turns indented, ``)``
+    ending the last line. Raises ``ValueError`` beyond :data:`~wnotation.record.MAX_VARIATION_DEPTH`, so its
+    recursion is bounded by that depth."""
+    depth = where.count("(")
+    if depth > MAX_VARIATION_DEPTH:
+        raise ValueError(depth_problem(where))
     first = variation.turns[0] if variation.turns else None
     if first is None:
         raise ValueError(f"a variation of turn {replaced.label} has no turn")
@@ -181,8 +203,8 @@ def _variation(variation: Variation, replaced: Turn, depth: int, refs: list[str]
         else:
             out.extend(inner + _comment(c) for c in turn.annotation.before)
             out.append(inner + line)
-        for nested in turn.variations:
-            _variation(nested, turn, depth + 1, refs, out)
+        for k, nested in enumerate(turn.variations, 1):
+            _variation(nested, turn, f"{where}.{turn.label}({k})", refs, out)
     out[-1] += " )"
 
 
@@ -276,6 +298,8 @@ def format_purchase(purchase: StatedPurchase | CoinsPaid) -> str:
 def _format_coins(paid: CoinsPaid) -> str:
     groups = []
     for side, coins in (("L", paid.left_coins), ("R", paid.right_coins)):
+        if coins > MAX_PURCHASE_COINS:  # a Record built without validation: no seat holds as many
+            raise ValueError(coins_problem(coins))
         while coins > 99:  # a group counts up to 99 coins; a side's groups add up
             groups.append(f"{side} 99 coins")
             coins -= 99

@@ -16,7 +16,7 @@ from typing import cast
 
 from .. import deck
 from ..catalog import Card, CatalogError, load
-from ..engine import State, legal_actions
+from ..engine import LegalAction, State, legal_actions
 from ..engine.trade import Purchase as Trade
 from ..notation import format_purchase
 from ..record import UNKNOWN, Purchase, Use
@@ -72,8 +72,12 @@ class Play:
             return f"free ({self.free})"
         if self.purchases and self.purchases[0].purchase.left + self.purchases[0].purchase.right:
             more = f", or {len(self.purchases) - 1} more" if len(self.purchases) > 1 else ""
-            return f"{self.coins} coins: buy {self.purchases[0].text}{more}"
-        return f"{self.coins} coins" if self.coins else ""
+            return f"{_coins(self.coins)}: buy {self.purchases[0].text}{more}"
+        return _coins(self.coins) if self.coins else ""
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
 
 
 def _as_record(p: Trade) -> Purchase:
@@ -120,7 +124,7 @@ def plays(state: State, seat: int, *, hidden: bool = False) -> tuple[Play, ...]:
     if cards != tuple(c for c in state.hands[seat - 1] if c is not None):
         state = state._replace(hands=tuple(cards if k == seat - 1 else h for k, h in enumerate(state.hands)))
     actions = legal_actions(state, seat)
-    grouped: dict[tuple[str, str], list] = {}
+    grouped: dict[tuple[str, str], list[LegalAction]] = {}
     for a in actions:
         grouped.setdefault((a.use, a.card.name), []).append(a)
     out: list[Play] = []

@@ -1,6 +1,7 @@
 """The roster of a new record from what the user gives (``NAME:WONDER:SIDE`` per seat, an event, a date), for
 ``wnotation new`` and ``wnotation record``. Wonder names take every spelling the catalogue accepts (``Giza``,
-``Rhodes``); sides ``day``/``night`` or ``A``/``B``. Validation is the Record's own (R-SEAT, R-BOARD)."""
+``Rhodes``) or the beginning of only one (``bab``); sides ``day``/``night`` or ``A``/``B``. Validation is the
+Record's own (R-SEAT, R-BOARD)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pydantic import ValidationError
 from ..catalog import CatalogError, load
 from ..record import Record, Seat, Tag
 
-__all__ = ["HeaderError", "date_of", "make_header", "seat_of", "side_of", "today"]
+__all__ = ["HeaderError", "date_of", "make_header", "seat_of", "side_of", "today", "wonder_of"]
 
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
 
@@ -55,10 +56,28 @@ def seat_of(spec: str) -> Seat:
     if len(parts) not in (2, 3) or not parts[0] or not parts[1]:
         raise HeaderError(f"seat {spec!r}: write NAME:WONDER:SIDE, e.g. Alice:Gizah:day")
     try:
-        wonder = load().wonder_name(parts[1])
+        wonder = wonder_of(parts[1])
     except CatalogError as exc:
         raise HeaderError(f"seat {spec!r}: {exc}") from None
     return Seat(name=parts[0], wonder=wonder, side=side_of(parts[2]) if len(parts) == 3 else "day")
+
+
+def wonder_of(typed: str) -> str:
+    """The Wonder a typed name means: any spelling the catalogue accepts, or the beginning of only one of them
+    (``bab`` is Babylon). Raises ``CatalogError`` with the catalogue's suggestion otherwise."""
+    catalog = load()
+    try:
+        return catalog.wonder_name(typed)
+    except CatalogError:
+        from .choices import match  # the card prompts' matching (imported late: it brings the engine)
+
+        spellings = {w.name: {w.name} for w in catalog.wonders}
+        for name, others in catalog.wonder_spellings().items():
+            spellings.setdefault(name, set()).update(others)
+        found = {name for name, names in spellings.items() if typed.strip() and any(match(typed, n) for n in names)}
+        if len(found) == 1:
+            return found.pop()
+        raise
 
 
 def make_header(*, seats: list[str] | tuple[str, ...], event: str | None = None, date: str | None = None) -> Record:

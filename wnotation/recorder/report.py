@@ -8,7 +8,23 @@ from ..engine import events as ev
 from ..record import Record
 from ..vocabulary import numeral
 
-__all__ = ["finding", "military", "sheet", "standings"]
+__all__ = ["coins", "counted", "finding", "military", "sheet", "standings"]
+
+
+def coins(n: int) -> str:
+    """``1 coin``, ``3 coins``."""
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def counted(found: list[Finding]) -> str:
+    """``2 errors (R-DECK, R-UNIQUE)``, ``1 error (R-TRADE) and 1 warning (R-HALI)``: the findings by severity."""
+    parts = []
+    for severity in ("error", "warning"):
+        these = [f for f in found if f.severity == severity]
+        if these:
+            rules = ", ".join(dict.fromkeys(f.rule for f in these))
+            parts.append(f"{len(these)} {severity}{'s' if len(these) != 1 else ''} ({rules})")
+    return " and ".join(parts)
 
 
 def finding(f: Finding) -> str:

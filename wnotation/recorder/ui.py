@@ -2,14 +2,21 @@
 
 Completion comes from the question's choices (the engine's plays at this position, with their costs), filtered as
 the user types by the same prefix matching the session applies on Enter; an empty answer takes the default shown
-in brackets. ``undo`` and ``undo turn`` work at every prompt; Ctrl-C or Ctrl-D stop (the file already holds every
-complete turn). The header of a new record is asked here too, with completion on Wonder names. Input and output
-are parameters, so tests drive it through a pipe.
+in brackets. ``undo``, ``undo turn``, ``redo``, ``help`` and the table commands (:mod:`.table`: ``city``, ``hand``,
+``pile``, ``coins``, ``sheet``) work at every prompt; Ctrl-C or Ctrl-D stop (the file already holds every complete
+turn). Every line shown and every prompt goes through the one sanitiser (:func:`~wnotation.compiler_style.visible`):
+a seat name holding an escape sequence is shown as visible stand-ins, never sent to the terminal. Lines are wrapped
+at word boundaries to the terminal's width. The header of a new record is asked here too, with completion on Wonder
+names (the only Wonder a beginning names is taken). Input and output are parameters, so tests drive it through a
+pipe.
 """
 
 from __future__ import annotations
 
 import datetime
+import shutil
+import sys
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -18,26 +25,49 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from ..catalog import load
+from ..compiler_style import visible
+from . import table
 from .choices import Choice, match
-from .header import HeaderError, date_of, make_header, side_of
-from .session import UNDO, UNDO_TURN, Question, Session
+from .header import HeaderError, date_of, make_header, side_of, wonder_of
+from .session import REDO, UNDO, UNDO_TURN, Question, Session
 
 __all__ = ["ChoiceCompleter", "ask_header", "run"]
 
 Echo = Callable[[str], None]
 
 HELP = ("type a few letters of a card and Enter (Tab completes; stage …, sell …, ? for an unseen card); "
-        "Enter alone takes the [default]; undo, undo turn; Ctrl-D stops (the file holds every complete turn)")
+        "Enter alone takes the [default]; undo, undo turn, redo; city, hand, pile, coins, sheet show the table "
+        "(help lists them); Ctrl-D stops (the file holds every complete turn)")
+
+
+def commands_help() -> list[str]:
+    """``help``: the keys, then each table command and what it shows."""
+    return [HELP] + [f"  {name}: {note}" for name, note in table.COMMANDS.items()]
+
+
+def wrap(line: str, width: int | None) -> list[str]:
+    """``line`` wrapped at word boundaries to ``width`` (``None``: not wrapped), each piece after the first indented
+    two more blanks than the line, so that a long line never breaks mid-word on a terminal."""
+    if width is None or len(line) <= width or width < 20:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip(" "))]
+    return textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_long_words=False,
+                         break_on_hyphens=False) or [line]
 
 
 class ChoiceCompleter(Completer):
-    """Completes the whole answer from a fixed list of choices (text and note), in their order."""
+    """Completes the whole answer from a fixed list of choices (text and note), in their order; ``multi``: the
+    item after the last comma of a comma-separated answer (the guilds)."""
 
-    def __init__(self, choices: Sequence[Choice]) -> None:
-        self.choices = tuple(choices) + (Choice(UNDO, "the last answer"), Choice(UNDO_TURN, "this turn"))
+    def __init__(self, choices: Sequence[Choice], *, extra: Sequence[Choice] = (), multi: bool = False) -> None:
+        self.choices = tuple(choices) + (Choice(UNDO, "the last answer"), Choice(UNDO_TURN, "this turn"),
+                                         Choice(REDO, "what undo took")) + tuple(extra)
+        self.multi = multi
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         typed = document.text_before_cursor
+        if self.multi and "," in typed:
+            typed = typed.rsplit(",", 1)[1].lstrip()
         for c in self.choices:
             if match(typed, c.text):
                 yield Completion(c.text, start_position=-len(typed), display_meta=c.note)
@@ -48,30 +78,53 @@ class ChoiceCompleter(Completer):
 
 
 def _message(q: Question) -> str:
-    return f"{q.prompt}" + (f" [{q.default}]" if q.default else "") + "> "
+    return visible(f"{q.prompt}" + (f" [{q.default}]" if q.default else "") + "> ")
 
 
-def run(session: Session, *, echo: Echo = print, input: Any = None, output: Any = None) -> bool:
-    """Ask ``session``'s questions until the record is complete (True) or the user stops (False)."""
+def run(session: Session, *, echo: Echo = print, input: Any = None, output: Any = None,
+        width: int | None = None) -> bool:
+    """Ask ``session``'s questions until the record is complete (True) or the user stops (False). ``width``: the
+    width lines are wrapped to (default: the terminal's when printing to one, else none)."""
     prompt: PromptSession[str] = PromptSession(input=input, output=output)
-    echo(HELP)
+    follow = width is None and echo is print and sys.stdout.isatty()
+
+    def show(line: str) -> None:
+        # on a terminal, its width at each line: a window resized mid-game wraps to its new width
+        for piece in wrap(visible(line), shutil.get_terminal_size().columns if follow else width):
+            echo(piece)
+
+    show(HELP)
     q0 = session.question()
     if session.turns and q0 is not None:
-        echo(f"going on after {session.turns[-1].label}")
+        show(f"going on after {session.turns[-1].label}")
+    extra = table.completions(session)
+    asked: tuple[str, int, str] | None = None
     while (q := session.question()) is not None:
+        if q.intro and asked != (q.kind, q.seat, q.label):
+            for line in q.intro:
+                show(line)
+        asked = (q.kind, q.seat, q.label)
         try:
-            text = prompt.prompt(_message(q), completer=ChoiceCompleter(q.choices), complete_while_typing=True)
+            text = prompt.prompt(_message(q), completer=ChoiceCompleter(q.choices, extra=extra,
+                                                                         multi=q.kind == "guilds"),
+                                 complete_while_typing=True)
         except (KeyboardInterrupt, EOFError):
             where = f" after {session.turns[-1].label}" if session.turns else ""
-            echo(f"stopped{where}; `wnotation record` on the same file goes on from there")
+            show(f"stopped{where}; `wnotation record` on the same file goes on from there")
             return False
         if text.strip().casefold() == "help":
-            echo(HELP)
+            for line in commands_help():
+                show(line)
+            continue
+        shown = table.command(session, " ".join(text.split()))
+        if shown is not None:
+            for line in shown:
+                show(line)
             continue
         reply = session.answer(text)
         for line in reply.lines:
-            echo(line)
-    echo("the record is complete" + (f": {session.path}" if session.path else ""))
+            show(line)
+    show("the record is complete" + (f": {session.path}" if session.path else ""))
     return True
 
 
@@ -108,7 +161,7 @@ def ask_header(*, event: str | None = None, date: str | None = None, seats: Sequ
                 wonder = prompt.prompt(f"seat {n} Wonder> ", completer=wonder_completer,
                                        complete_while_typing=True).strip()
                 try:
-                    wonder = load().wonder_name(wonder)
+                    wonder = wonder_of(wonder)
                     break
                 except ValueError as exc:
                     echo(str(exc))

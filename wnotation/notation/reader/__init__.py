@@ -10,6 +10,7 @@ reader yields and what an error does. This module is the API: ``parse``, ``parse
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TypeVar
@@ -17,7 +18,7 @@ from typing import IO, Any, TypeVar
 from ...record import FORMAT_VERSION, Record
 from .. import lexical
 from ..errors import NotationError, NotationSyntaxError, StructureError, at_offset
-from . import fast_route, lark_route
+from . import fast_route, lark_route, recovery
 from .build import Game
 from .names import VERB_WORDS
 from .header import RESERVED_TAGS, Header, header_of, read_header
@@ -89,6 +90,8 @@ def _visit(v: Visitor[T], chunk: str, source: str, line0: int, off0: int, index:
                 return v.result()
         v.end_game(record)
     except NotationError as exc:
+        if v.reads_bodies:
+            exc._recover = functools.partial(recovery.further_errors, exc, text, source, line0, off0)
         v.handle_error(exc)
     return v.result()
 

@@ -21,6 +21,7 @@ from ...record import (
     EDITION,
     FORMAT_VERSION,
     GLYPHS,
+    MAX_VARIATION_DEPTH,
     NO_ANNOTATION,
     UNKNOWN,
     Action,
@@ -37,7 +38,7 @@ from ...record import (
 )
 from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
-from .names import USE_OF_VERB, VERB_OF_WORD, card_names, verb_meant
+from .names import FIRST_EDITION_ONLY, USE_OF_VERB, VERB_OF_WORD, card_names, clause_meant, split_meant, verb_meant
 from ..errors import NotationError, NotationSyntaxError, RosterError, StructureError, UnknownNameError, at_offset
 
 _M = TypeVar("_M")
@@ -110,12 +111,13 @@ class Line:
     """A line of play being read: the main line, or a variation open since its ``(`` at offset ``at`` (on
     ``line``, ``column``), which replaces the turn ``replaces`` of the line ``parent``."""
 
-    __slots__ = ("turns", "last_label", "at", "line", "column", "replaces", "parent")
+    __slots__ = ("turns", "last_label", "at", "line", "column", "replaces", "parent", "depth")
 
     def __init__(self, parent: Line | None = None, at: int = 0, line: int = 0, column: int = 0) -> None:
         self.turns: list[Turn] = []
         self.last_label: tuple[int, int] | None = None
         self.parent = parent
+        self.depth: int = 0 if parent is None else parent.depth + 1  # the main line's is 0, a variation's 1, ...
         self.at, self.line, self.column = at, line, column
         self.replaces = parent.last_label if parent is not None else None
 
@@ -164,6 +166,20 @@ class Game:
                 hint = " (', discard X' is the turn-6 clause; to sell a card write 'sell X')" if word == "discard" else ""
                 raise self.error(NotationSyntaxError, f"expected a card name or '?' after '{word}'{hint}",
                                  at + len(text), rule="syntax", expected=("a card name", "'?'")) from None
+            first_edition = FIRST_EDITION_ONLY.get(_catalog.normalise(text))
+            if first_edition is not None:
+                raise self.error(UnknownNameError, f"unknown card {text!r}: {first_edition} is a card of the first "
+                                 "edition, not of the second (2020), which 7WN records", at,
+                                 rule="unknown-card") from None
+            comma = clause_meant(text)
+            if comma is not None:
+                card, keyword, rest = comma
+                raise self.error(UnknownNameError, f"unknown card {text!r}: a ',' may be missing before {keyword!r} "
+                                 f"('{card}, {keyword} {rest}')", at, rule="unknown-card") from None
+            pair = split_meant(text)
+            if pair is not None:
+                raise self.error(UnknownNameError, f"unknown card {text!r}: a '|' may be missing between two card "
+                                 f"names ('{pair[0]} | {pair[1]}')", at, rule="unknown-card") from None
             meant = verb_meant(text) if played else None
             if meant is not None:
                 fix, use = meant
@@ -491,6 +507,9 @@ def open_variation(g: Game, at: int, line: int, column: int, notes: Sequence[str
         where = "this variation" if parent.parent is not None else "the main line"
         raise g.error(StructureError, f"a variation follows the turn it replaces, and {where} has no turn before "
                       "it", at, rule="variation", expected=("a turn label",))
+    if parent.depth >= MAX_VARIATION_DEPTH:
+        raise g.error(StructureError, f"this variation would be nested {parent.depth + 1} deep: variations nest at "
+                      f"most {MAX_VARIATION_DEPTH} deep (close one with ')' first)", at, rule="variation")
     g.line = Line(parent, at, line, column)
     g.pending.extend(notes)
 

@@ -45,3 +45,37 @@ def verb_meant(text: str) -> tuple[str, str] | None:
 def card_names() -> dict[str, str]:
     """Spelling → printed card name, filled as names are met (the catalogue's matching is the reference)."""
     return {card.name: card.name for card in _catalog.load().cards}
+
+
+#: Cards of the first edition's base game that the second edition (2020) does not have, by their matching key
+#: (catalog.normalise): a name a player of the first edition writes; no second-edition card stands for it.
+FIRST_EDITION_ONLY = {_catalog.normalise(name): name for name in ("Strategists Guild", "Pawnshop")}
+
+
+def split_meant(text: str) -> tuple[str, str] | None:
+    """``(left, right)`` when an unknown card name is two card names written without the ``|`` between them
+    (``Apothecary Lumber Yard``), as printed; ``None`` otherwise."""
+    words = text.split()
+    cat = _catalog.load()
+    for i in range(1, len(words)):
+        try:
+            return cat.card_name(" ".join(words[:i])), cat.card_name(" ".join(words[i:]))
+        except _catalog.CatalogError:
+            continue
+    return None
+
+
+def clause_meant(text: str) -> tuple[str, str, str] | None:
+    """``(card, keyword, rest)`` when an unknown card name is a card name, ``discard`` or ``pick`` and more, a
+    clause written without its comma (``Marketplace discard Barracks``); ``None`` otherwise."""
+    words = text.split()
+    cat = _catalog.load()
+    for i in range(1, len(words) - 1):
+        keyword = words[i].casefold()
+        if keyword in ("discard", "pick"):
+            try:
+                card = cat.card_name(" ".join(words[:i]))
+            except _catalog.CatalogError:
+                continue
+            return card, keyword, " ".join(words[i + 1 :])
+    return None

@@ -1,0 +1,243 @@
+"""Every notation error of a game, not only the first: the reader recovers at the next line and reads on.
+
+A game with an error in its body is read again with the line of each error found so far replaced by a **neutral
+line**: the same kind of line with nothing that can be wrong in it. A turn line keeps its variation bracket
+``(``, its label and its closing ``)``, and its actions become ``#1: sell ? | … | #N: sell ?`` (valid in every kind
+of turn, whole or partial, and in the extra turn); a result or ``game`` line, or a line of no known kind, becomes
+an empty line. So every line after it is read in the state it would have after a correct line of that label, and
+a further error is one that the text really holds: the recovery never invents an error on a correct line. A line
+whose turn label cannot be read is tried empty first; when the next turn line then fails its turn order, the line
+is tried with each label that turn order expected there (a line that was no turn then hides that error: it is
+missed, never invented).
+
+Errors of the header (the roster the body needs), ``line-length`` and ``encoding`` end the search: the first
+error is then the game's only one. So does an error on a line already replaced (an open variation at the end,
+reported at its ``(``) and a comment or ``[%tag]`` that never ends (the rest of the game is inside it). The search
+is bounded: at most :data:`MAX_ERRORS` errors per game, and :data:`REREAD_BUDGET` characters read again.
+
+The reader's own API does not change: a broken game still gives (or raises) its first error, which holds the
+others in :attr:`~wnotation.notation.NotationError.errors`, searched when first asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .. import lexical
+from ..errors import NotationError
+
+#: The most errors reported for one game (the first included); the search stops there.
+MAX_ERRORS = 100
+#: The most characters read again, in all, to find one game's further errors (a few hundred re-reads of a
+#: typical game; a hostile game of megabytes gets its first errors only).
+REREAD_BUDGET = 2_000_000
+
+#: The errors after which nothing further is searched: the body cannot be read without a valid header.
+_FINAL_RULES = frozenset({"line-length", "encoding", "games"})
+
+_ANNOTATION = rf"(?:{lexical.TERMINALS['COMMENT']}|{lexical.TERMINALS['ATAG']})"
+_ANNOTATION_RE = re.compile(_ANNOTATION)
+# A turn line: annotations (a comment line's, which the grammar refuses before a label), an optional "(" with
+# its annotations, then the label as a whole word.
+_TURN_START_RE = re.compile(
+    rf"[ \t]*(?:{_ANNOTATION}[ \t]*)*(?P<open>\((?:[ \t]*{_ANNOTATION})*[ \t]*)?"
+    rf"(?P<label>{lexical.TERMINALS['LABEL']})(?![0-9.])"
+)
+_SEAT_TAG_RE = re.compile(r"[ \t]*\[[ \t]*Seat([1-7])[ \t\"]")
+_LABEL_RE = re.compile(lexical.TERMINALS["LABEL"])
+_CLOSERS_RE = re.compile(r"(?:[ \t]*\))+[ \t]*$")
+
+
+def body_line(lines: list[str]) -> int:
+    """The 0-based index of the game's first body line: the first line after its tags that is not blank (tags and
+    the values that continue them start with ``[`` or ``"``), ``len(lines)`` if none."""
+    for k, line in enumerate(lines):
+        start = line.lstrip(" \t")
+        if start and (start.startswith("[%") or start[0] not in "[\""):
+            return k
+    return len(lines)
+
+
+def seat_count(lines: list[str]) -> int:
+    """The number of seats of the game's ``[SeatN`` tags (valid: the header was read)."""
+    return len({m.group(1) for line in lines if (m := _SEAT_TAG_RE.match(line))})
+
+
+def _closers(line: str, start: int) -> int:
+    """How many ``)`` close variations at the end of ``line`` (from ``start``, past its label): those of the
+    trailing run of ``)``, less those that close a purchase's ``(`` (comments and tags left out)."""
+    bare = _ANNOTATION_RE.sub(" ", line[start:])
+    m = _CLOSERS_RE.search(bare)
+    if m is None:
+        return 0
+    count = m.group().count(")")
+    head = bare[: m.start()]
+    if "//" not in head:  # after "//" only a glyph and annotations stand: no purchase
+        depth = 0
+        for c in head:
+            depth = depth + 1 if c == "(" else max(0, depth - 1) if c == ")" else depth
+        count -= min(depth, count)
+    return count
+
+
+def neutral(line: str, seats: int, label: str | None = None) -> str | None:
+    """The neutral line that stands for ``line`` (see the module), with ``label`` instead of its own when given;
+    ``None`` when ``line`` holds the start of a comment or tag that does not end on it."""
+    stripped = _ANNOTATION_RE.sub("", line)
+    if "{" in stripped or "[%" in stripped:
+        return None
+    m = _TURN_START_RE.match(line)
+    if m is None and label is None:
+        return ""
+    actions = " | ".join(f"#{k}: sell ?" for k in range(1, seats + 1))
+    if m is None:
+        return f"{label} {actions}"
+    closers = _closers(line, m.end())
+    opener = "( " if m.group("open") is not None else ""
+    return f"{opener}{label or m.group('label')} {actions}{' )' * closers}"
+
+
+def further_errors(first: NotationError, text: str, source: str, line0: int, off0: int) -> tuple[NotationError, ...]:
+    """The errors of the game ``text`` (read as the reader reads it: a game ``line0`` lines and ``off0`` characters
+    into its file) after its first one, ``first``, in the order found. See the module."""
+    if first.rule in _FINAL_RULES:
+        return ()
+    lines = text.split("\n")
+    body = body_line(lines)
+    seats = seat_count(lines[:body])
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    current = list(lines)
+    replaced: set[int] = set()  # the lines replaced by neutral ones
+    found: list[NotationError] = []
+    error: NotationError | None = first
+    budget = REREAD_BUDGET
+    guessed: list[int] = []  # lines meant as turns, made empty because their labels could not be read
+    while error is not None and len(found) + 1 < MAX_ERRORS:
+        k = error.line - line0 - 1
+        if not body <= k < len(lines) or k in replaced:
+            break
+        labels = _labels(error)
+        if labels:
+            # a turn out of order: read on as if it had the label its place expects, unless the next turn line is
+            # then out of order too (a turn left out: every later one would be, so the search ends here)
+            def fits(e: NotationError, k: int = k) -> bool:
+                return not (_labels(e) and e.line - line0 - 1 > k)
+
+            retried = _relabel(current, k, labels, lines[k], seats, fits, source, line0, off0, budget)
+            if retried is None:
+                break
+            current, error, cost = retried
+            replaced.add(k)
+            budget -= cost
+        else:
+            fix = neutral(current[k], seats)
+            if fix is None:
+                break
+            if fix == "" and _NOT_A_TURN_RE.match(current[k]) is None:
+                guessed.append(k)
+            replaced.add(k)
+            current[k] = fix
+            again = "\n".join(current)
+            budget -= len(again)
+            if budget < 0:
+                break
+            error = _reread(again, source, line0, off0)
+        while guessed and error is not None and _labels(error) and error.line - line0 - 1 > guessed[0]:
+            # the lines made empty were meant as turns: give them the labels their places expect
+            at = error.line - line0 - 1
+            run, guessed = [g for g in guessed if g < at], [g for g in guessed if g > at]
+            retried = _relabel_run(current, run, lines, seats, error, error, source, line0, off0, budget)
+            if retried is not None:
+                current, error, cost = retried
+                budget -= cost
+        if error is None or error.rule in _FINAL_RULES or error.line - line0 - 1 in replaced:
+            break
+        found.append(_placed(error, lines, starts, line0, off0))
+    return tuple(found)
+
+
+def _labels(error: NotationError) -> list[str]:
+    """The turn labels ``error`` expected, when it is a turn out of order (``turn-order``, or ``variation`` at the
+    first label of a variation)."""
+    if error.rule not in ("turn-order", "variation"):
+        return []
+    return [label for label in error.expected if _LABEL_RE.fullmatch(label)]
+
+
+def _reread(text: str, source: str, line0: int, off0: int) -> NotationError | None:
+    """The first error of the game ``text`` read by the reference route, ``None`` if it reads."""
+    from . import lark_route
+
+    try:
+        lark_route.read(text, source, line0, off0)
+    except NotationError as exc:
+        return exc
+    return None
+
+
+# The lines that are not turn lines, although made empty: every other line made empty (``IV.1 …``, ``I3 …``) may have
+# been meant as one.
+_NOT_A_TURN_RE = re.compile(r"[ \t]*(?:(?i:game|result)(?![A-Za-z0-9_])|\[(?!%)|$)")
+
+
+def _relabel(current: list[str], k: int, labels: list[str], original: str, seats: int,
+             fits: Callable[[NotationError], bool], source: str, line0: int, off0: int, budget: int
+             ) -> tuple[list[str], NotationError | None, int] | None:
+    """The text ``current`` with line ``k`` (``original`` in the game) made the neutral line of each of ``labels``
+    in turn: the first whose re-read reads or gives an error that ``fits``, with that error (``None``: none) and
+    the characters read; ``None`` when no label does (or the budget is spent)."""
+    cost = 0
+    for label in labels:
+        fix = neutral(original, seats, label)
+        if fix is None:
+            return None
+        trial = list(current)
+        trial[k] = fix
+        again = "\n".join(trial)
+        cost += len(again)
+        if cost > budget:
+            return None
+        found = _reread(again, source, line0, off0)
+        if found is None or (found.line - line0 - 1 != k and fits(found)):
+            return trial, found, cost
+    return None
+
+
+def _relabel_run(current: list[str], run: list[int], lines: list[str], seats: int, late: NotationError,
+                 error: NotationError, source: str, line0: int, off0: int, budget: int
+                 ) -> tuple[list[str], NotationError | None, int] | None:
+    """Labels for the lines ``run`` (made empty, meant as turns) that put the turn of ``late`` (out of order after
+    them) in order: each line takes a label its place expects (``error`` says which for the first), tried depth
+    first. The text, its re-read's error (``None``: none) and the characters read; ``None`` when no labels do."""
+    k, rest = run[0], run[1:]
+    cost = 0
+    for label in _labels(error):
+        fix = neutral(lines[k], seats, label)
+        if fix is None:
+            return None
+        trial = list(current)
+        trial[k] = fix
+        again = "\n".join(trial)
+        cost += len(again)
+        if cost > budget:
+            return None
+        found = _reread(again, source, line0, off0)
+        if found is None or (found.line, found.column) > (late.line, late.column):
+            return trial, found, cost
+        if rest and _labels(found) and found.line - line0 - 1 > rest[0]:
+            deeper = _relabel_run(trial, rest, lines, seats, late, found, source, line0, off0, budget - cost)
+            if deeper is not None:
+                return deeper[0], deeper[1], cost + deeper[2]
+    return None
+
+
+def _placed(error: NotationError, lines: list[str], starts: list[int], line0: int, off0: int) -> NotationError:
+    """``error`` (found in a text with neutral lines, on a line that is the original's) with its offset and source
+    line those of the original text."""
+    k = error.line - line0 - 1
+    error.offset = off0 + starts[k] + error.column - 1
+    error.source_line = lines[k]
+    return error
