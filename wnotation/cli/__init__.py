@@ -58,6 +58,7 @@ COMMAND_MODULES = (
     "new",
     "bgstats",
     "conformance",
+    "lsp",
 )
 
 for _name in COMMAND_MODULES:
