@@ -9,6 +9,8 @@ it with the turns after it gives the same positions, findings and score sheet as
 
 from __future__ import annotations
 
+import re
+
 from functools import cache
 from pathlib import Path
 
@@ -61,10 +63,16 @@ def starting_from(record: Record, state: State) -> Record:
         "turns": tuple(t for t in record.turns if (t.age, t.number) > at)})
 
 
+#: The cause a knock-on error names (issue 27 item 7: "…: 3 coins of I.2 from Ann were not paid, that purchase was
+#: refused"): history, which a position string does not hold, so a replay from a later position cannot name it.
+_KNOCK_ON_CAUSE = re.compile(r": [^:]* (?:was|were) not paid, (?:that purchase was|those purchases were) refused$")
+
+
 def _after(findings, where: str) -> list[tuple[str, str, int | None, str]]:
-    """The findings about what comes after position ``where``: turns after it, the end of the game's results."""
+    """The findings about what comes after position ``where``: turns after it, the end of the game's results (the
+    cause of a knock-on error left out)."""
     start = Address.parse(where)
-    return sorted((f.rule, f.address, f.seat, f.message) for f in findings
+    return sorted((f.rule, f.address, f.seat, _KNOCK_ON_CAUSE.sub("", f.message)) for f in findings
                   if f.rule == "R-SCORE" or f.address != "game" and Address.parse(f.address) > start)
 
 

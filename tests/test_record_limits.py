@@ -279,6 +279,31 @@ def test_variations_500_deep_in_json_are_refused_in_a_second_and_100_MB(tmp_path
     assert seconds < 1 and mb < 100, (seconds, mb)
 
 
+def test_json_of_a_text_record_nested_deeper_than_the_limit_is_a_usage_error_not_an_internal_one(tmp_path):
+    """``wnotation json`` of a 500-deep text game exited 3 (the serializer's depth, then to_json's refusal); it is
+    refused in one line, exit 2 (by the writer's limit here, or by the reader's where it refuses the bracket)."""
+    path = tmp_path / "deep.7wn"
+    path.write_text(_deep_text(_nested(parse(COINS_GAME), 1, 40)), encoding="utf-8")
+    result = run("json", str(path), code=2)
+    assert "internal error" not in result.stderr and "32 deep" in result.stderr
+
+
+def _deep_text(record: Record) -> str:
+    """The 7WN text of ``record`` whatever its depth (the writer refuses past the limit): the header and main line
+    written, each variation of turn I.2 nested by hand."""
+    flat = record.model_copy(update={"turns": tuple(t.model_copy(update={"variations": ()}) for t in record.turns)})
+    text, depth = write(flat), 0
+    variations = record.turns[1].variations
+    lines = []
+    while variations:
+        depth += 1
+        (variation,) = variations
+        (turn,) = variation.turns
+        lines.append("  " * (depth - 1) + "( I.2 Ben: " + turn.actions[0].card)
+        variations = turn.variations
+    return text + "\n".join(lines) + " )" * depth + "\n"
+
+
 def test_the_engine_replays_variations_nested_past_pythons_recursion_limit_and_writers_refuse_them():
     """engine/variations.py walks with a stack of its own (a RecursionError at 500 deep before); the text and JSON
     writers refuse a Record made without validation deeper than the limit rather than recurse."""

@@ -270,6 +270,40 @@ def test_R_DECK__a_variations_turn_gets_the_deck_check_the_same_turn_gets_on_the
     assert {(f.address, f.span.line) for f in rp.variation_findings} == {("I.1(1).I.1", 9)}
 
 
+#: Per player count and Age, cards of the Age that only a larger table's deck holds (the catalogue's copies).
+_NOT_IN_DECK = {(3, 1): "Tree Farm", (4, 1): "Mine", (5, 1): "Tree Farm", (3, 2): "Bazaar", (3, 3): "Ludus",
+                (4, 3): "Ludus"}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(_NOT_IN_DECK)), st.integers(0, 40), st.data())
+def test_R_DECK__a_variation_selling_a_card_the_deck_lacks_from_an_unseen_slot_gets_the_main_lines_error(
+        key, seed, data):
+    """Bot games without their seed and with every sale unseen (so the hands have unseen slots, as a record of play
+    at the table has): a variation of one turn where a seat that sold ``?`` sells instead a card of the Age that
+    only a larger table's deck holds gets exactly the R-DECK error that turn would get on the main line; a
+    variation restating the turn gets none. Before issue 27 item 4 neither got any."""
+    players, age = key
+    bot = play_game(players, seed)
+    unseen = tuple(t.model_copy(update={"actions": tuple(a.model_copy(update={"card": "?"}) if a.use == "sell" else a
+                                                         for a in t.actions)}) for t in bot.turns)
+    record = bot.model_copy(update={"format": "7WN 2", "seed": None, "turns": unseen, "results": ()})
+    sales = [(i, a.seat) for i, t in enumerate(record.turns) if t.age == age
+             for a in t.actions if a.use == "sell" and t.number != 7]
+    assume(sales)
+    index, seat = data.draw(st.sampled_from(sales))
+    turn = record.turns[index]
+    name = _NOT_IN_DECK[key]
+    restated = replay(_with(record, index, Variation(turns=(_partial(turn, {seat}),))))
+    assert [f for f in restated.variation_findings if f.rule == "R-DECK"] == []
+    changed = Turn(age=turn.age, number=turn.number, actions=(Action(seat=seat, use="sell", card=name),))
+    rp = replay(_with(record, index, Variation(turns=(changed,))))
+    found = [(f.address, f.seat, f.message) for f in rp.variation_findings if f.rule == "R-DECK"]
+    numeral = ("I", "II", "III")[age - 1]
+    assert found == [(f"{turn.label}(1).{turn.label}", seat,
+                      f"{name} is not in the Age {numeral} deck for {players} players")]
+
+
 def test_R_DECK__a_variation_counts_the_cards_still_in_the_hands_it_stops_with():
     """Ada's Altar (main line, I.2) is in Cyd's hand at I.1 (hands pass left): a variation where Bob builds another
     Altar from an unseen slot of his hand and stops there holds two Altars, one more than a 3-player deck. (Had Bob

@@ -37,7 +37,7 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
 
     The JSON follows the schema printed by 'wnotation schema'.
     """
-    from ..notation import NotationError, read_games, to_json, write_games
+    from ..notation import NotationError, read_games, write_games
 
     if to_7wn:
         records = _records_from_json(file)
@@ -67,9 +67,20 @@ def json_command(file: str, to_7wn: bool, game: int | None) -> None:
     if not records:
         raise UserError(f"{source} has no game")
     if len(records) == 1:
-        emit_json_text(to_json(records[0]))
+        emit_json_text(_json_of(records[0], source))
     else:
-        emit_json([json.loads(to_json(r)) for r in records])
+        emit_json([json.loads(_json_of(r, source)) for r in records])
+
+
+def _json_of(record: Record, source: str) -> str:
+    """``to_json`` of a Record read from ``source``; one it refuses (variations nested deeper than the limit) is a
+    usage error, exit 2."""
+    from ..notation import to_json
+
+    try:
+        return to_json(record)
+    except ValueError as exc:
+        raise UserError(f"{source}: this Record cannot be written as JSON: {one_line(str(exc))}") from None
 
 
 # A JSON document (an object, or an array of objects or an empty one) rather than 7WN text, which starts with a
