@@ -95,7 +95,7 @@ def casebook_vectors(cases: Path) -> Iterator[Vector]:
         wanted = sorted({e.split()[0] for e in expects if e.split()[0] != "game" and "(" not in e.split()[0]},
                         key=_address_key)
         stated_score = any(f["rule"] in ("R-SCORE", "R-SCORE-EXP", "R-WIN") for f in _expected_findings(record))
-        expect = {
+        expect: dict[str, Any] = {
             "refused": None,
             "findings": _expected_findings(record),
             "turn_lines": sorted(t.span.line for t in record.turns if t.span is not None),
@@ -221,7 +221,7 @@ def position_vectors(spec: Path) -> Iterator[Vector]:
 def _position_vector(vid: str, string: str, seat: int | None, title: str) -> Vector:
     request = {"op": "position", "string": string, "seat": seat}
     expect = answer.position(string, seat)
-    rules = ()
+    rules: tuple[str, ...] = ()
     if expect["refused"] is not None:
         from ..position_string import read
         from ..position_checks import PositionError
@@ -285,7 +285,7 @@ def scoring_vectors() -> Iterator[Vector]:
             string = to_string(_state_at(players, seed, where)[0])
             yield _score_vector(f"scoring/{players}p-{seed}-{where}", string, ("R-SCORE",),
                                 f"the cities of a {players}-player game at {where}")
-    science = (
+    science: tuple[tuple[str, list[str], list[str]], ...] = (
         ("wild-one-set", ["Apothecary", "Workshop", "Scriptorium"], ["Scientists Guild"]),
         ("wild-completes-set", ["Apothecary", "Workshop"], ["Scientists Guild"]),
         ("wild-adds-to-largest", ["Apothecary", "Dispensary", "Workshop"], ["Scientists Guild"]),
@@ -301,7 +301,7 @@ def scoring_vectors() -> Iterator[Vector]:
             string = to_string(state._replace(ended=True))
             yield _score_vector(f"scoring/science-{name}-{stages}-stages", string, ("R-SCIENCE-ANY",),
                                 f"science: {name.replace('-', ' ')}, Babylon day with {stages} stages")
-    guilds = (
+    guilds: tuple[tuple[str, list[str], list[str], str], ...] = (
         ("traders", ["Marketplace", "Caravansery"], ["Forum", "Bazaar"], "Traders Guild"),
         ("magistrates", ["Altar", "Theater"], ["Temple", "Courthouse", "Statue"], "Magistrates Guild"),
         ("builders", [], [], "Builders Guild"),
