@@ -4,15 +4,19 @@ our own engine through the shipped adapter passes every one, and adapters made w
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wnotation.catalog import load
-from wnotation.conformance import runner, vectors
+from wnotation.conformance import adapter, runner, vectors
+from wnotation.conformance.compare import compare
 from wnotation.engine import COMPILED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,3 +143,68 @@ def test_runner_times_out_a_silent_adapter(generated, tmp_path):
                       "    print(json.dumps({'id': r['id'], **answer(r)}), flush=True)\n", encoding="utf-8")
     report = runner.run([sys.executable, str(script)], generated, only=["deals/3p-seed-0"], timeout=1)
     assert "no answer within 1 s" in report.failures[0].differences[0]
+
+
+def test_an_answer_of_the_wrong_shape_fails_its_vector_only(generated, tmp_path):
+    """Answers are data: findings that are not objects, a sheet that is a string, do not stop the run."""
+    script = tmp_path / "odd.py"
+    script.write_text("import json, sys\nfrom wnotation.conformance.answer import answer\n"
+                      "for line in sys.stdin:\n    r = json.loads(line)\n    a = answer(r)\n"
+                      "    if r['op'] == 'check': a['findings'] = [[1, 2], 'x']\n"
+                      "    print(json.dumps({'id': r['id'], **a}), flush=True)\n", encoding="utf-8")
+    report = runner.run([sys.executable, str(script)], generated, only=["rules/060-*", "deals/3p-seed-0"])
+    assert [o.vector["id"] for o in report.failures] == ["rules/060-chain-missing"]
+    assert "not of the protocol's type" in report.failures[0].differences[0]
+
+
+def test_the_report_shows_control_characters_of_an_answer_as_visible_stand_ins(generated):
+    v = next(v for v in generated["deals"] if v["id"] == "deals/3p-seed-0")
+    got = {**v["expect"], "guilds": ["\x1b[2J\x07Workers Guild\u202e", *v["expect"]["guilds"][1:]]}
+    text = runner.render(runner.Report([runner.Outcome(v, compare(v, got))], adapter="evil\x1b]0;title\x07"))
+    assert not any(c in text for c in ("\x1b", "\x07", "\u202e"))
+    assert f"guilds[0]: expected {v['expect']['guilds'][0]}" in text and "\u241b[2J" in text
+
+
+def test_the_adapter_refuses_a_line_too_long_and_answers_the_next(tmp_path):
+    long = json.dumps({"id": "b", "op": "deal", "pad": "y" * (adapter.MAX_LINE + 10)})
+    lines = [json.dumps({"id": "a", "op": "hello"}), long, json.dumps({"id": "c", "op": "nothing"})]
+    out = io.StringIO()
+    adapter.serve(io.StringIO("\n".join(lines) + "\n"), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == ["a", None, "c"]
+    assert "longer than" in answers[1]["error"] and "unknown op" in answers[2]["error"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_compare_finds_every_changed_item_of_an_expectation(generated, data):
+    """Any one leaf of a deal, position, score or count expectation changed: compare names its path."""
+    area = data.draw(st.sampled_from(["deals", "positions", "scoring", "counts"]))
+    v = data.draw(st.sampled_from([v for v in generated[area] if v["expect"].get("refused") is not True]))
+    assert compare(v, v["expect"]) == []
+    leaves = list(_leaves(v["expect"], ""))
+    path, value = data.draw(st.sampled_from(leaves))
+    got = json.loads(json.dumps(v["expect"]))
+    _set(got, path, value + 1 if isinstance(value, int) and not isinstance(value, bool) else f"{value}x")
+    differences = compare(v, got)
+    assert differences and differences[0].startswith(path.lstrip("."))
+
+
+def _leaves(value, path):
+    if isinstance(value, dict):
+        for k, item in value.items():
+            yield from _leaves(item, f"{path}.{k}")
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            yield from _leaves(item, f"{path}[{k}]")
+    elif value is not None:
+        yield path, value
+
+
+def _set(data, path, value):
+    import re
+
+    keys = [int(k) if k.isdigit() else k for k in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path) for k in k if k]
+    for k in keys[:-1]:
+        data = data[k]
+    data[keys[-1]] = value

@@ -198,7 +198,7 @@ def run(command: Sequence[str], vectors: dict[str, list[Vector]], *, only: Seque
                     elif "error" in got:
                         outcome = Outcome(v, [f"adapter error: {got['error']}"])
                     else:
-                        outcome = Outcome(v, compare(v, got))
+                        outcome = Outcome(v, _compared(v, got))
                 report.outcomes.append(outcome)
                 if progress is not None:
                     progress(outcome)
@@ -207,8 +207,20 @@ def run(command: Sequence[str], vectors: dict[str, list[Vector]], *, only: Seque
     return report
 
 
+def _compared(v: Vector, got: dict[str, Any]) -> list[str]:
+    """:func:`~.compare.compare`, an answer whose fields are not of the protocol's types failing the vector."""
+    try:
+        return compare(v, got)
+    except (AttributeError, KeyError, TypeError) as exc:
+        return [f"answer: a field is not of the protocol's type ({type(exc).__name__}: {exc})"]
+
+
 def render(report: Report, *, verbose: bool = False) -> str:
-    """The text report: each failure with its differences, then the summary by area and by rule ID."""
+    """The text report: each failure with its differences, then the summary by area and by rule ID. What the
+    adapter answered and what vector files say is data: control and format characters are shown as visible
+    stand-ins (:func:`wnotation.compiler_style.visible`), never sent to the terminal."""
+    from ..compiler_style import visible
+
     lines: list[str] = []
     for o in report.outcomes:
         v = o.vector
@@ -229,4 +241,4 @@ def render(report: Report, *, verbose: bool = False) -> str:
         lines.append("  rules failing: " + ", ".join(f"{r} ({n - p} of {n})" for r, (p, n) in failing.items()))
     total = len(report.outcomes)
     lines.append(f"  total      {total - len(report.failures):>4} / {total:<4} passed")
-    return "\n".join(lines) + "\n"
+    return "\n".join(visible(line) for line in lines) + "\n"

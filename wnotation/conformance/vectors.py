@@ -402,7 +402,22 @@ def read_dir(directory: Path) -> dict[str, list[Vector]]:
     out: dict[str, list[Vector]] = {}
     for area in AREAS:
         data = json.loads((directory / f"{area}.json").read_text(encoding="utf-8"))
-        if data.get("area") != area or data.get("vectors_version") != VECTORS_VERSION:
+        if not isinstance(data, dict) or data.get("area") != area or data.get("vectors_version") != VECTORS_VERSION:
             raise ValueError(f"{directory / (area + '.json')}: not the {area} vectors of version {VECTORS_VERSION}")
-        out[area] = list(data["vectors"])
+        items = data.get("vectors")
+        if not isinstance(items, list) or not all(_well_formed(v, area) for v in items):
+            raise ValueError(f"{directory / (area + '.json')}: a vector without its id, area, rules, title, request "
+                             "or expect")
+        out[area] = items
     return out
+
+
+_OPS = {"rules": "check", "deals": "deal", "positions": "position", "scoring": "score", "counts": "count"}
+
+
+def _well_formed(v: Any, area: str) -> bool:
+    """Whether ``v`` has the fields of a vector of ``area`` (section 1 of spec/conformance.md) with their types."""
+    return (isinstance(v, dict) and isinstance(v.get("id"), str) and v.get("area") == area
+            and isinstance(v.get("rules"), list) and all(isinstance(r, str) for r in v["rules"])
+            and isinstance(v.get("title"), str) and isinstance(v.get("request"), dict)
+            and v["request"].get("op") == _OPS[area] and isinstance(v.get("expect"), dict))
