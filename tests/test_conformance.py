@@ -208,3 +208,15 @@ def _set(data, path, value):
     for k in keys[:-1]:
         data = data[k]
     data[keys[-1]] = value
+
+
+def test_an_answer_line_too_long_fails_its_vector_and_the_next_is_read(generated, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "MAX_ANSWER", 5000)
+    script = tmp_path / "long.py"
+    script.write_text("import json, sys\nfrom wnotation.conformance.answer import answer\n"
+                      "for line in sys.stdin:\n    r = json.loads(line)\n"
+                      "    a = answer(r) if r['id'] != 'deals/3p-seed-0' else {'pad': 'y' * 20000}\n"
+                      "    print(json.dumps({'id': r['id'], **a}), flush=True)\n", encoding="utf-8")
+    report = runner.run([sys.executable, str(script)], generated, only=["deals/3p-seed-0", "deals/3p-seed-1"])
+    assert [o.vector["id"] for o in report.failures] == ["deals/3p-seed-0"]
+    assert "longer than 5000 characters" in report.failures[0].differences[0]

@@ -19,6 +19,8 @@ from .vectors import AREAS, VECTORS_VERSION, Vector
 
 #: The least time the adapter is given to start and answer the greeting, in seconds.
 START_TIMEOUT = 30.0
+#: The longest answer line read, in characters; a longer one fails its vector (the rest of it is dropped).
+MAX_ANSWER = 1 << 24
 #: Consecutive vectors after which an adapter that crashes or times out on each is declared broken.
 BROKEN_AFTER = 20
 
@@ -110,7 +112,11 @@ class Adapter:
     @staticmethod
     def _read(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
         assert process.stdout is not None
-        for line in process.stdout:
+        while line := process.stdout.readline(MAX_ANSWER + 1):
+            if len(line) > MAX_ANSWER and not line.endswith("\n"):
+                while (rest := process.stdout.readline(MAX_ANSWER)) and not rest.endswith("\n"):
+                    pass
+                line = "too long\n"  # not JSON: the vector fails as an answer that is not a JSON object
             lines.put(line)
         lines.put(None)
 
@@ -131,6 +137,8 @@ class Adapter:
         if line is None:
             status = self.process.wait()
             raise EOFError(f"the adapter ended (exit status {status})" + self._last_error())
+        if line == "too long\n":
+            raise ValueError(f"an answer line longer than {MAX_ANSWER} characters")
         got = json.loads(line)
         if not isinstance(got, dict):
             raise ValueError("the answer is not a JSON object")
