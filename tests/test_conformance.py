@@ -51,7 +51,8 @@ def test_vectors_are_versioned_deterministic_and_cover_every_area(generated):
     assert vectors.VECTORS_VERSION == 1
     sizes = {area: len(vs) for area, vs in generated.items()}
     assert list(sizes) == list(vectors.AREAS)
-    assert sizes["rules"] == len(list((vectors.SPEC / "cases").glob("*.7wn")))  # no case is XFail today
+    cases, replays = (len(list((vectors.SPEC.parent / d).glob("*.7wn"))) for d in ("spec/cases", "replays"))
+    assert sizes["rules"] == cases + replays  # no case is XFail today
     assert sizes["counts"] >= 300 and sizes["deals"] >= 50 and sizes["scoring"] >= 100
     perft = [v for v in generated["counts"] if v["request"]["depth"] == 2]
     assert perft and all(v["expect"]["joint"][1] > v["expect"]["joint"][0] > 0 for v in perft)
@@ -89,16 +90,17 @@ def test_mutant_card_count_fails_the_seven_player_deals(mutant_reports):
     report = mutant_reports["caravansery-7p"]
     failing = _failing(report)
     assert {"deals/7p-seed-1", "deals/7p-seed-2026"} <= failing
-    assert {o.vector["area"] for o in report.failures} <= {"deals", "positions", "scoring", "counts"}  # deck checks
-    assert all("/7p-" in vid for vid in failing)
+    assert {o.vector["area"] for o in report.failures} <= {"deals", "positions", "scoring", "counts", "rules"}
+    assert all("/7p-" in vid or vid == "rules/replay-7p-all-wonders" for vid in failing)  # deck checks: 7 players
 
 
 def test_mutant_missing_chain_fails_R_CHAIN_cases_and_counts(mutant_reports):
     report = mutant_reports["chain-missing"]
     assert "rules/059-chain-free" in _failing(report)
     assert {o.vector["area"] for o in report.failures} == {"rules", "counts"}
-    assert all("R-CHAIN" in o.vector["rules"] or "R-FREE" in o.vector["rules"] for o in report.failures
-               if o.vector["area"] == "rules")
+    assert all("R-CHAIN" in o.vector["rules"] or "R-FREE" in o.vector["rules"] or "/replay-" in o.vector["id"]
+               for o in report.failures if o.vector["area"] == "rules")
+    assert "rules/replay-4p-alexandria-ephesos-gizah-rhodos" in _failing(report)  # a whole game uses the chain
 
 
 def test_mutant_mirrored_trading_posts_fails_R_TRADE_cases(mutant_reports):

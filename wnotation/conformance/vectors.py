@@ -19,7 +19,8 @@ from . import answer
 VECTORS_VERSION = 1
 #: The areas of the vectors, in report order.
 AREAS = ("rules", "deals", "positions", "scoring", "counts")
-#: The spec directory of a source tree (an installed wheel has none: the casebook and examples come from it).
+#: The spec directory of a source tree (an installed wheel has none: the casebook and examples come from it; the
+#: sample games come from ``replays/`` beside it).
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 
 Vector = dict[str, Any]
@@ -110,6 +111,27 @@ def casebook_vectors(cases: Path) -> Iterator[Vector]:
                 expect["scores"] = reference["scores"]
         yield vector(vid, "rules", {"op": "check", "record": text, "positions": wanted}, expect, rules,
                      f"case {number}: {title}")
+
+
+def replay_vectors(replays: Path) -> Iterator[Vector]:
+    """One ``check`` vector per sample game of ``replays/`` (whole games, a score pad, a partial game): no finding
+    but those its annotations announce, its result lines, and its whole score sheet when it is complete."""
+    from ..notation import parse
+
+    for path in sorted(replays.glob("*.7wn")):
+        text = path.read_text(encoding="utf-8")
+        record = parse(text, source=path.name)
+        reference = answer.check(text, [])
+        expect = {
+            "refused": None,
+            "findings": _expected_findings(record),
+            "turn_lines": sorted(t.span.line for t in record.turns if t.span is not None),
+            "results": _expected_results(record),
+            "scores": reference["scores"] if record.turns else None,
+            "positions": {},
+        }
+        yield vector(f"rules/replay-{path.stem}", "rules", {"op": "check", "record": text, "positions": []}, expect,
+                     ("R-SCORE",), f"the sample game {path.name}")
 
 
 def _address_key(where: str) -> tuple[int, int]:
@@ -362,7 +384,7 @@ def _picks_possible(state: Any) -> bool:
 def generate(spec: Path = SPEC) -> dict[str, list[Vector]]:
     """Every vector, by area (in :data:`AREAS` order), each area's vectors in a fixed order."""
     out: dict[str, list[Vector]] = {
-        "rules": list(casebook_vectors(spec / "cases")),
+        "rules": [*casebook_vectors(spec / "cases"), *replay_vectors(spec.parent / "replays")],
         "deals": list(deal_vectors()),
         "positions": list(position_vectors(spec)),
         "scoring": list(scoring_vectors()),
