@@ -122,7 +122,7 @@ def replay_vectors(replays: Path) -> Iterator[Vector]:
         text = path.read_text(encoding="utf-8")
         record = parse(text, source=path.name)
         reference = answer.check(text, [])
-        expect = {
+        expect: dict[str, Any] = {
             "refused": None,
             "findings": _expected_findings(record),
             "turn_lines": sorted(t.span.line for t in record.turns if t.span is not None),
