@@ -29,6 +29,8 @@ def cached(generated, monkeypatch):
 
 
 def test_cli_run_exit_codes_and_summary(tmp_path, cached):
+    verbose = run("conformance", "run", "-v", "--only", "R-CHAIN", "--", *ADAPTER)
+    assert "PASS rules/059-chain-free" in verbose.stdout and "    R-CHAIN " in verbose.stdout
     out = run("conformance", "run", "--only", "deals/3p-*", "--", *ADAPTER)
     assert "deals        10 / 10   passed" in out.stdout
     failing = run("conformance", "run", "--only", "rules/059-*", "--", sys.executable, MUTANTS, "chain-missing",

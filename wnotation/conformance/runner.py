@@ -224,7 +224,8 @@ def _compared(v: Vector, got: dict[str, Any]) -> list[str]:
 
 
 def render(report: Report, *, verbose: bool = False) -> str:
-    """The text report: each failure with its differences, then the summary by area and by rule ID. What the
+    """The text report: each failure with its differences, then the summary by area and the rule IDs whose
+    casebook vectors fail (with ``verbose``, every vector that passes and every rule ID's tally too). What the
     adapter answered and what vector files say is data: control and format characters are shown as visible
     stand-ins (:func:`wnotation.compiler_style.visible`), never sent to the terminal."""
     from ..compiler_style import visible
@@ -244,6 +245,9 @@ def render(report: Report, *, verbose: bool = False) -> str:
     lines.append(f"conformance vectors {VECTORS_VERSION}" + (f", adapter {report.adapter}" if report.adapter else ""))
     for area, (passed, n) in report.by_area().items():
         lines.append(f"  {area:<10} {passed:>4} / {n:<4} passed" + ("" if passed == n else f"  ({n - passed} failed)"))
+    if verbose:
+        for rule, (passed, n) in report.by_rule().items():
+            lines.append(f"    {rule:<16} {passed:>4} / {n:<4} passed")
     failing = {rule: t for rule, t in report.by_rule().items() if t[0] != t[1]}
     if failing:
         lines.append("  rules failing: " + ", ".join(f"{r} ({n - p} of {n})" for r, (p, n) in failing.items()))
