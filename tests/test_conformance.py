@@ -4,16 +4,19 @@ our own engine through the shipped adapter passes every one, and adapters made w
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cli_helpers import run
 from wnotation.catalog import load
-from wnotation.conformance import runner, vectors
+from wnotation.conformance import adapter, runner, vectors
+from wnotation.conformance.compare import compare
 from wnotation.engine import COMPILED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +51,8 @@ def test_vectors_are_versioned_deterministic_and_cover_every_area(generated):
     assert vectors.VECTORS_VERSION == 1
     sizes = {area: len(vs) for area, vs in generated.items()}
     assert list(sizes) == list(vectors.AREAS)
-    assert sizes["rules"] == len(list((vectors.SPEC / "cases").glob("*.7wn")))  # no case is XFail today
+    cases, replays = (len(list((vectors.SPEC.parent / d).glob("*.7wn"))) for d in ("spec/cases", "replays"))
+    assert sizes["rules"] == cases + replays  # no case is XFail today
     assert sizes["counts"] >= 300 and sizes["deals"] >= 50 and sizes["scoring"] >= 100
     perft = [v for v in generated["counts"] if v["request"]["depth"] == 2]
     assert perft and all(v["expect"]["joint"][1] > v["expect"]["joint"][0] > 0 for v in perft)
@@ -86,16 +90,17 @@ def test_mutant_card_count_fails_the_seven_player_deals(mutant_reports):
     report = mutant_reports["caravansery-7p"]
     failing = _failing(report)
     assert {"deals/7p-seed-1", "deals/7p-seed-2026"} <= failing
-    assert {o.vector["area"] for o in report.failures} <= {"deals", "positions", "scoring", "counts"}  # deck checks
-    assert all("/7p-" in vid for vid in failing)
+    assert {o.vector["area"] for o in report.failures} <= {"deals", "positions", "scoring", "counts", "rules"}
+    assert all("/7p-" in vid or vid == "rules/replay-7p-all-wonders" for vid in failing)  # deck checks: 7 players
 
 
 def test_mutant_missing_chain_fails_R_CHAIN_cases_and_counts(mutant_reports):
     report = mutant_reports["chain-missing"]
     assert "rules/059-chain-free" in _failing(report)
     assert {o.vector["area"] for o in report.failures} == {"rules", "counts"}
-    assert all("R-CHAIN" in o.vector["rules"] or "R-FREE" in o.vector["rules"] for o in report.failures
-               if o.vector["area"] == "rules")
+    assert all("R-CHAIN" in o.vector["rules"] or "R-FREE" in o.vector["rules"] or "/replay-" in o.vector["id"]
+               for o in report.failures if o.vector["area"] == "rules")
+    assert "rules/replay-4p-alexandria-ephesos-gizah-rhodos" in _failing(report)  # a whole game uses the chain
 
 
 def test_mutant_mirrored_trading_posts_fails_R_TRADE_cases(mutant_reports):
@@ -142,35 +147,78 @@ def test_runner_times_out_a_silent_adapter(generated, tmp_path):
     assert "no answer within 1 s" in report.failures[0].differences[0]
 
 
-@pytest.fixture
-def cached(generated, monkeypatch):
-    """The CLI's vectors are the module's, generated once (generation itself is tested above)."""
-    monkeypatch.setattr(vectors, "generate", lambda spec=vectors.SPEC: generated)
+def test_an_answer_of_the_wrong_shape_fails_its_vector_only(generated, tmp_path):
+    """Answers are data: findings that are not objects, a sheet that is a string, do not stop the run."""
+    script = tmp_path / "odd.py"
+    script.write_text("import json, sys\nfrom wnotation.conformance.answer import answer\n"
+                      "for line in sys.stdin:\n    r = json.loads(line)\n    a = answer(r)\n"
+                      "    if r['op'] == 'check': a['findings'] = [[1, 2], 'x']\n"
+                      "    print(json.dumps({'id': r['id'], **a}), flush=True)\n", encoding="utf-8")
+    report = runner.run([sys.executable, str(script)], generated, only=["rules/060-*", "deals/3p-seed-0"])
+    assert [o.vector["id"] for o in report.failures] == ["rules/060-chain-missing"]
+    assert "not of the protocol's type" in report.failures[0].differences[0]
 
 
-def test_cli_run_exit_codes_and_summary(tmp_path, cached):
-    out = run("conformance", "run", "--only", "deals/3p-*", "--", *ADAPTER)
-    assert "deals        10 / 10   passed" in out.stdout
-    failing = run("conformance", "run", "--only", "rules/059-*", "--", sys.executable, MUTANTS, "chain-missing",
-                  code=1)
-    assert "FAIL rules/059-chain-free [R-CHAIN]" in failing.stdout
-    assert "finding: unexpected error R-TRADE at line" in failing.stdout
-    assert "rules failing: R-CHAIN (1 of 1)" in failing.stdout
-    broken = run("conformance", "run", "--", str(tmp_path / "no-such-adapter"), code=2)
-    assert "cannot start the adapter" in broken.stderr
-    nothing = run("conformance", "run", "--only", "no-such-area", "--", *ADAPTER, code=2)
-    assert "no vector matches" in nothing.stderr
+def test_the_report_shows_control_characters_of_an_answer_as_visible_stand_ins(generated):
+    v = next(v for v in generated["deals"] if v["id"] == "deals/3p-seed-0")
+    got = {**v["expect"], "guilds": ["\x1b[2J\x07Workers Guild\u202e", *v["expect"]["guilds"][1:]]}
+    text = runner.render(runner.Report([runner.Outcome(v, compare(v, got))], adapter="evil\x1b]0;title\x07"))
+    assert not any(c in text for c in ("\x1b", "\x07", "\u202e"))
+    assert f"guilds[0]: expected {v['expect']['guilds'][0]}" in text and "\u241b[2J" in text
 
 
-def test_cli_vectors_writes_the_files_atomically_and_run_reads_them(tmp_path, cached):
-    target = tmp_path / "vectors"
-    run("conformance", "vectors", "-o", str(target))
-    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["vectors_version"] == 1
-    assert sorted(p.name for p in target.iterdir()) == sorted(["manifest.json", *(f"{a}.json" for a in
-                                                                                  vectors.AREAS)])
-    first = {p.name: p.read_bytes() for p in target.iterdir()}
-    run("conformance", "vectors", "-o", str(target))
-    assert {p.name: p.read_bytes() for p in target.iterdir()} == first
-    out = run("conformance", "run", "--vectors", str(target), "--only", "scoring/science-*", "--", *ADAPTER)
-    assert "scoring      12 / 12   passed" in out.stdout
+def test_the_adapter_refuses_a_line_too_long_and_answers_the_next(tmp_path):
+    long = json.dumps({"id": "b", "op": "deal", "pad": "y" * (adapter.MAX_LINE + 10)})
+    lines = [json.dumps({"id": "a", "op": "hello"}), long, json.dumps({"id": "c", "op": "nothing"})]
+    out = io.StringIO()
+    adapter.serve(io.StringIO("\n".join(lines) + "\n"), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == ["a", None, "c"]
+    assert "longer than" in answers[1]["error"] and "unknown op" in answers[2]["error"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_compare_finds_every_changed_item_of_an_expectation(generated, data):
+    """Any one leaf of a deal, position, score or count expectation changed: compare names its path."""
+    area = data.draw(st.sampled_from(["deals", "positions", "scoring", "counts"]))
+    v = data.draw(st.sampled_from([v for v in generated[area] if v["expect"].get("refused") is not True]))
+    assert compare(v, v["expect"]) == []
+    leaves = list(_leaves(v["expect"], ""))
+    path, value = data.draw(st.sampled_from(leaves))
+    got = json.loads(json.dumps(v["expect"]))
+    _set(got, path, value + 1 if isinstance(value, int) and not isinstance(value, bool) else f"{value}x")
+    differences = compare(v, got)
+    assert differences and differences[0].startswith(path.lstrip("."))
+
+
+def _leaves(value, path):
+    if isinstance(value, dict):
+        for k, item in value.items():
+            yield from _leaves(item, f"{path}.{k}")
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            yield from _leaves(item, f"{path}[{k}]")
+    elif value is not None:
+        yield path, value
+
+
+def _set(data, path, value):
+    import re
+
+    keys = [int(k) if k.isdigit() else k for k in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path) for k in k if k]
+    for k in keys[:-1]:
+        data = data[k]
+    data[keys[-1]] = value
+
+
+def test_an_answer_line_too_long_fails_its_vector_and_the_next_is_read(generated, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "MAX_ANSWER", 5000)
+    script = tmp_path / "long.py"
+    script.write_text("import json, sys\nfrom wnotation.conformance.answer import answer\n"
+                      "for line in sys.stdin:\n    r = json.loads(line)\n"
+                      "    a = answer(r) if r['id'] != 'deals/3p-seed-0' else {'pad': 'y' * 20000}\n"
+                      "    print(json.dumps({'id': r['id'], **a}), flush=True)\n", encoding="utf-8")
+    report = runner.run([sys.executable, str(script)], generated, only=["deals/3p-seed-0", "deals/3p-seed-1"])
+    assert [o.vector["id"] for o in report.failures] == ["deals/3p-seed-0"]
+    assert "longer than 5000 characters" in report.failures[0].differences[0]

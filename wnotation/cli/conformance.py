@@ -4,6 +4,7 @@ the vectors to an engine's adapter and compares its answers, ``vectors`` writes 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -58,7 +59,7 @@ def run_command(command: tuple[str, ...], only: tuple[str, ...], skip: tuple[str
         raise SystemExit(EXIT_FINDINGS)
 
 
-def _load(directory: Path | None) -> dict:
+def _load(directory: Path | None) -> dict[str, list[dict[str, Any]]]:
     from ..conformance import vectors
 
     if directory is None:

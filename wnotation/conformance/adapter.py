@@ -23,6 +23,10 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
         line = stdin.readline(MAX_LINE + 1)
         if not line:
             return
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while (rest := stdin.readline(MAX_LINE)) and not rest.endswith("\n"):
+                pass  # the rest of the line too long to be a request: read and dropped, so the next line is next
+            line = json.dumps({"op": None, "too-long": True})
         if not line.strip():
             continue
         out: dict[str, Any]
@@ -31,6 +35,8 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
             request = json.loads(line)
             if not isinstance(request, dict):
                 raise RequestError("a request is a JSON object")
+            if request.get("too-long"):
+                raise RequestError(f"a request line longer than {MAX_LINE} characters")
             out = {"id": request.get("id"), **answer(request)}
         except (RequestError, ValueError) as exc:
             out = {"id": request.get("id") if isinstance(request, dict) else None, "error": str(exc)}

@@ -19,6 +19,8 @@ from .vectors import AREAS, VECTORS_VERSION, Vector
 
 #: The least time the adapter is given to start and answer the greeting, in seconds.
 START_TIMEOUT = 30.0
+#: The longest answer line read, in characters; a longer one fails its vector (the rest of it is dropped).
+MAX_ANSWER = 1 << 24
 #: Consecutive vectors after which an adapter that crashes or times out on each is declared broken.
 BROKEN_AFTER = 20
 
@@ -110,7 +112,11 @@ class Adapter:
     @staticmethod
     def _read(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
         assert process.stdout is not None
-        for line in process.stdout:
+        while line := process.stdout.readline(MAX_ANSWER + 1):
+            if len(line) > MAX_ANSWER and not line.endswith("\n"):
+                while (rest := process.stdout.readline(MAX_ANSWER)) and not rest.endswith("\n"):
+                    pass
+                line = "too long\n"  # not JSON: the vector fails as an answer that is not a JSON object
             lines.put(line)
         lines.put(None)
 
@@ -131,6 +137,8 @@ class Adapter:
         if line is None:
             status = self.process.wait()
             raise EOFError(f"the adapter ended (exit status {status})" + self._last_error())
+        if line == "too long\n":
+            raise ValueError(f"an answer line longer than {MAX_ANSWER} characters")
         got = json.loads(line)
         if not isinstance(got, dict):
             raise ValueError("the answer is not a JSON object")
@@ -198,7 +206,7 @@ def run(command: Sequence[str], vectors: dict[str, list[Vector]], *, only: Seque
                     elif "error" in got:
                         outcome = Outcome(v, [f"adapter error: {got['error']}"])
                     else:
-                        outcome = Outcome(v, compare(v, got))
+                        outcome = Outcome(v, _compared(v, got))
                 report.outcomes.append(outcome)
                 if progress is not None:
                     progress(outcome)
@@ -207,8 +215,21 @@ def run(command: Sequence[str], vectors: dict[str, list[Vector]], *, only: Seque
     return report
 
 
+def _compared(v: Vector, got: dict[str, Any]) -> list[str]:
+    """:func:`~.compare.compare`, an answer whose fields are not of the protocol's types failing the vector."""
+    try:
+        return compare(v, got)
+    except (AttributeError, KeyError, TypeError) as exc:
+        return [f"answer: a field is not of the protocol's type ({type(exc).__name__}: {exc})"]
+
+
 def render(report: Report, *, verbose: bool = False) -> str:
-    """The text report: each failure with its differences, then the summary by area and by rule ID."""
+    """The text report: each failure with its differences, then the summary by area and the rule IDs whose
+    casebook vectors fail (with ``verbose``, every vector that passes and every rule ID's tally too). What the
+    adapter answered and what vector files say is data: control and format characters are shown as visible
+    stand-ins (:func:`wnotation.compiler_style.visible`), never sent to the terminal."""
+    from ..compiler_style import visible
+
     lines: list[str] = []
     for o in report.outcomes:
         v = o.vector
@@ -224,9 +245,12 @@ def render(report: Report, *, verbose: bool = False) -> str:
     lines.append(f"conformance vectors {VECTORS_VERSION}" + (f", adapter {report.adapter}" if report.adapter else ""))
     for area, (passed, n) in report.by_area().items():
         lines.append(f"  {area:<10} {passed:>4} / {n:<4} passed" + ("" if passed == n else f"  ({n - passed} failed)"))
+    if verbose:
+        for rule, (passed, n) in report.by_rule().items():
+            lines.append(f"    {rule:<16} {passed:>4} / {n:<4} passed")
     failing = {rule: t for rule, t in report.by_rule().items() if t[0] != t[1]}
     if failing:
         lines.append("  rules failing: " + ", ".join(f"{r} ({n - p} of {n})" for r, (p, n) in failing.items()))
     total = len(report.outcomes)
     lines.append(f"  total      {total - len(report.failures):>4} / {total:<4} passed")
-    return "\n".join(lines) + "\n"
+    return "\n".join(visible(line) for line in lines) + "\n"

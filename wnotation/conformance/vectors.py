@@ -19,7 +19,8 @@ from . import answer
 VECTORS_VERSION = 1
 #: The areas of the vectors, in report order.
 AREAS = ("rules", "deals", "positions", "scoring", "counts")
-#: The spec directory of a source tree (an installed wheel has none: the casebook and examples come from it).
+#: The spec directory of a source tree (an installed wheel has none: the casebook and examples come from it; the
+#: sample games come from ``replays/`` beside it).
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 
 Vector = dict[str, Any]
@@ -95,7 +96,7 @@ def casebook_vectors(cases: Path) -> Iterator[Vector]:
         wanted = sorted({e.split()[0] for e in expects if e.split()[0] != "game" and "(" not in e.split()[0]},
                         key=_address_key)
         stated_score = any(f["rule"] in ("R-SCORE", "R-SCORE-EXP", "R-WIN") for f in _expected_findings(record))
-        expect = {
+        expect: dict[str, Any] = {
             "refused": None,
             "findings": _expected_findings(record),
             "turn_lines": sorted(t.span.line for t in record.turns if t.span is not None),
@@ -110,6 +111,27 @@ def casebook_vectors(cases: Path) -> Iterator[Vector]:
                 expect["scores"] = reference["scores"]
         yield vector(vid, "rules", {"op": "check", "record": text, "positions": wanted}, expect, rules,
                      f"case {number}: {title}")
+
+
+def replay_vectors(replays: Path) -> Iterator[Vector]:
+    """One ``check`` vector per sample game of ``replays/`` (whole games, a score pad, a partial game): no finding
+    but those its annotations announce, its result lines, and its whole score sheet when it is complete."""
+    from ..notation import parse
+
+    for path in sorted(replays.glob("*.7wn")):
+        text = path.read_text(encoding="utf-8")
+        record = parse(text, source=path.name)
+        reference = answer.check(text, [])
+        expect: dict[str, Any] = {
+            "refused": None,
+            "findings": _expected_findings(record),
+            "turn_lines": sorted(t.span.line for t in record.turns if t.span is not None),
+            "results": _expected_results(record),
+            "scores": reference["scores"] if record.turns else None,
+            "positions": {},
+        }
+        yield vector(f"rules/replay-{path.stem}", "rules", {"op": "check", "record": text, "positions": []}, expect,
+                     ("R-SCORE",), f"the sample game {path.name}")
 
 
 def _address_key(where: str) -> tuple[int, int]:
@@ -221,7 +243,7 @@ def position_vectors(spec: Path) -> Iterator[Vector]:
 def _position_vector(vid: str, string: str, seat: int | None, title: str) -> Vector:
     request = {"op": "position", "string": string, "seat": seat}
     expect = answer.position(string, seat)
-    rules = ()
+    rules: tuple[str, ...] = ()
     if expect["refused"] is not None:
         from ..position_string import read
         from ..position_checks import PositionError
@@ -285,7 +307,7 @@ def scoring_vectors() -> Iterator[Vector]:
             string = to_string(_state_at(players, seed, where)[0])
             yield _score_vector(f"scoring/{players}p-{seed}-{where}", string, ("R-SCORE",),
                                 f"the cities of a {players}-player game at {where}")
-    science = (
+    science: tuple[tuple[str, list[str], list[str]], ...] = (
         ("wild-one-set", ["Apothecary", "Workshop", "Scriptorium"], ["Scientists Guild"]),
         ("wild-completes-set", ["Apothecary", "Workshop"], ["Scientists Guild"]),
         ("wild-adds-to-largest", ["Apothecary", "Dispensary", "Workshop"], ["Scientists Guild"]),
@@ -301,7 +323,7 @@ def scoring_vectors() -> Iterator[Vector]:
             string = to_string(state._replace(ended=True))
             yield _score_vector(f"scoring/science-{name}-{stages}-stages", string, ("R-SCIENCE-ANY",),
                                 f"science: {name.replace('-', ' ')}, Babylon day with {stages} stages")
-    guilds = (
+    guilds: tuple[tuple[str, list[str], list[str], str], ...] = (
         ("traders", ["Marketplace", "Caravansery"], ["Forum", "Bazaar"], "Traders Guild"),
         ("magistrates", ["Altar", "Theater"], ["Temple", "Courthouse", "Statue"], "Magistrates Guild"),
         ("builders", [], [], "Builders Guild"),
@@ -362,7 +384,7 @@ def _picks_possible(state: Any) -> bool:
 def generate(spec: Path = SPEC) -> dict[str, list[Vector]]:
     """Every vector, by area (in :data:`AREAS` order), each area's vectors in a fixed order."""
     out: dict[str, list[Vector]] = {
-        "rules": list(casebook_vectors(spec / "cases")),
+        "rules": [*casebook_vectors(spec / "cases"), *replay_vectors(spec.parent / "replays")],
         "deals": list(deal_vectors()),
         "positions": list(position_vectors(spec)),
         "scoring": list(scoring_vectors()),
@@ -402,7 +424,22 @@ def read_dir(directory: Path) -> dict[str, list[Vector]]:
     out: dict[str, list[Vector]] = {}
     for area in AREAS:
         data = json.loads((directory / f"{area}.json").read_text(encoding="utf-8"))
-        if data.get("area") != area or data.get("vectors_version") != VECTORS_VERSION:
+        if not isinstance(data, dict) or data.get("area") != area or data.get("vectors_version") != VECTORS_VERSION:
             raise ValueError(f"{directory / (area + '.json')}: not the {area} vectors of version {VECTORS_VERSION}")
-        out[area] = list(data["vectors"])
+        items = data.get("vectors")
+        if not isinstance(items, list) or not all(_well_formed(v, area) for v in items):
+            raise ValueError(f"{directory / (area + '.json')}: a vector without its id, area, rules, title, request "
+                             "or expect")
+        out[area] = items
     return out
+
+
+_OPS = {"rules": "check", "deals": "deal", "positions": "position", "scoring": "score", "counts": "count"}
+
+
+def _well_formed(v: Any, area: str) -> bool:
+    """Whether ``v`` has the fields of a vector of ``area`` (section 1 of spec/conformance.md) with their types."""
+    return (isinstance(v, dict) and isinstance(v.get("id"), str) and v.get("area") == area
+            and isinstance(v.get("rules"), list) and all(isinstance(r, str) for r in v["rules"])
+            and isinstance(v.get("title"), str) and isinstance(v.get("request"), dict)
+            and v["request"].get("op") == _OPS[area] and isinstance(v.get("expect"), dict))
