@@ -68,6 +68,11 @@ async def _change(client: LanguageClient, uri: str, version: int, line: int, sta
     return list(client.diagnostics.get(uri, []))
 
 
+def _errors(found) -> list[t.Diagnostic]:
+    """The errors of a publication (a game with notation errors also gets the note that it is not replayed)."""
+    return [d for d in found if d.severity == t.DiagnosticSeverity.Error]
+
+
 def _line_of(text: str, prefix: str) -> int:
     return next(k for k, line in enumerate(text.split("\n")) if line.startswith(prefix))
 
@@ -95,13 +100,34 @@ async def test_a_clean_replay_has_no_diagnostics_and_a_typo_gets_one_at_its_rang
     line = _line_of(THREE, "I.3 ")
     column = THREE.split("\n")[line].index("Loom")
     found = await _change(client, uri, 2, line, column, column + 4, "Lom")
-    assert len(found) == 1
-    d = found[0]
+    [d] = _errors(found)
     assert d.code == "unknown-card" and d.severity == t.DiagnosticSeverity.Error
     assert (d.range.start.line, d.range.start.character, d.range.end.character) == (line, column, column + 3)
     assert d.code_description.href == "https://docs.example/wnotation/spec/7wn.html#122-the-codes"
     assert "did you mean Loom" in d.message
     found = await _change(client, uri, 3, line, column, column + 3, "Loom")
+    assert found == []
+
+
+async def test_every_notation_error_of_a_game_is_published_and_each_fix_removes_one(client: LanguageClient):
+    """The diagnostics layer reports every notation error of a game (issue 27 item 8): the server publishes them
+    all, each at its own line, and they go one by one as the typos are fixed."""
+    lines = THREE.split("\n")
+    rows = [_line_of(THREE, label) for label in ("I.3 ", "II.4 ", "III.2 ")]
+    fixed = {}
+    for row in rows:
+        column = lines[row].index(" | ") + 3
+        name = lines[row][column:].split(" (")[0].split(" |")[0]
+        fixed[row] = (column, name)
+        lines[row] = lines[row][:column] + name + "q" + lines[row][column + len(name):]
+    uri = await _open(client, "typos.7wn", "\n".join(lines))
+    errors = _errors(client.diagnostics[uri])
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in errors] == [
+        ("unknown-card", row, fixed[row][0]) for row in rows]
+    for version, row in enumerate(rows, start=2):
+        column, name = fixed[row]
+        found = await _change(client, uri, version, row, column, column + len(name) + 1, name)
+        assert row not in [d.range.start.line for d in found if d.severity == t.DiagnosticSeverity.Error]
     assert found == []
 
 
@@ -201,7 +227,7 @@ async def test_a_quick_fix_replaces_a_misspelt_card_and_the_diagnostic_goes(clie
     lines[line] = lines[line].replace("Loom", "Lomo")
     text = "\n".join(lines)
     uri = await _open(client, "fix.7wn", text)
-    [d] = client.diagnostics[uri]
+    [d] = _errors(client.diagnostics[uri])
     actions = await client.text_document_code_action_async(t.CodeActionParams(
         text_document=t.TextDocumentIdentifier(uri=uri), range=d.range,
         context=t.CodeActionContext(diagnostics=[d])))
@@ -220,7 +246,7 @@ async def test_a_quick_fix_inserts_a_missing_bar(client: LanguageClient):
     lines[line] = lines[line].replace("Loom | ", "Loom ")
     text = "\n".join(lines)
     uri = await _open(client, "bar.7wn", text)
-    [d] = client.diagnostics[uri]
+    [d] = _errors(client.diagnostics[uri])
     actions = await client.text_document_code_action_async(t.CodeActionParams(
         text_document=t.TextDocumentIdentifier(uri=uri), range=d.range,
         context=t.CodeActionContext(diagnostics=[d])))
@@ -295,7 +321,7 @@ async def test_a_large_file_is_checked_and_an_edit_rechecks_one_game(client: Lan
     line = per * 20 + _line_of(SEVEN, "II.3 ")
     column = len("II.3 ")
     found = await _change(client, uri, 2, line, column, column + len("Statue"), "Statu")
-    assert [(d.code, d.range.start.line) for d in found] == [("unknown-card", line)]
+    assert [(d.code, d.range.start.line) for d in _errors(found)] == [("unknown-card", line)]
 
 
 async def test_hostile_text_gives_diagnostics_not_a_crash(client: LanguageClient):
@@ -304,7 +330,7 @@ async def test_hostile_text_gives_diagnostics_not_a_crash(client: LanguageClient
                '[Seat3 "C" "Olympia" "day"]\nI.1 \U0001f600 | Loom | {\u0007 unclosed\n' + "x" * 20000 + "\n")
     uri = await _open(client, "hostile.7wn", hostile)
     found = client.diagnostics[uri]
-    assert found and all(d.severity == t.DiagnosticSeverity.Error for d in found)
+    assert _errors(found) and found[0].range.start.character == 4 and found[0].range.end.character == 6  # UTF-16
     symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
         text_document=t.TextDocumentIdentifier(uri=uri)))
     assert symbols[0].name.endswith("(does not read)")
