@@ -31,8 +31,10 @@ __all__ = ["Completion", "DocumentAnalysis", "Edit", "Fix", "Fold", "GameCache",
            "Related", "Symbol", "analyse", "code_fixes", "completions", "docs_href", "folding", "format_games", "hover",
            "symbols"]
 
-#: Games kept by their text across the open documents: a 1,000-game archive open in an editor stays checked.
-CACHE_GAMES = 4096
+#: Games kept by their text (and their checks) across the open documents: a 10,000-game archive open in an editor
+#: stays checked; and the games whose Record and Replay are kept (the ones completion and hover last asked about).
+CACHE_GAMES = 16384
+CACHE_REPLAYS = 32
 
 _LABEL = re.compile(r"[ \t]*((?i:III|II|I))\.([1-7])(?=[ \t\n]|$)")
 _TAG = re.compile(r'[ \t]*\[([A-Za-z0-9_]*)')
@@ -146,18 +148,18 @@ def docs_href(rule: str, base: str) -> str:
 
 
 class GameView:
-    """One game's text and everything known about it, computed when first asked: the diagnostics layer's report
-    (``line0`` 0: lines counted from the game's first line), the Record (``None`` when the game does not read) and
-    its Replay. Shared between documents holding the same text; never changed once computed."""
+    """One game's text and what is known about it, computed when first asked: the diagnostics layer's report
+    (``line0`` 0: lines counted from the game's first line), kept as long as the view; the Record (``None`` when
+    the game does not read) and its Replay, kept in the ``played`` store of the cache (a few games: a replay holds
+    every position). Shared between documents holding the same text."""
 
-    __slots__ = ("text", "_report", "_record", "_read", "_replay")
+    __slots__ = ("text", "_report", "_played")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, played: OrderedDict[str, tuple[Record | None, Replay | None]],
+                 keep: int) -> None:
         self.text = text
         self._report: GameReport | None = None
-        self._record: Record | None = None
-        self._read = False
-        self._replay: Replay | None = None
+        self._played = (played, keep)
 
     @property
     def report(self) -> GameReport | None:
@@ -169,20 +171,30 @@ class GameView:
             self._report = reports[0]
         return self._report
 
+    def _read(self) -> tuple[Record | None, Replay | None]:
+        store, keep = self._played
+        found = store.get(self.text)
+        if found is not None:
+            store.move_to_end(self.text)
+            return found
+        record = read_record(self.text)
+        played = None
+        if record is not None:
+            from ..engine import replay
+
+            played = replay(record)
+        store[self.text] = (record, played)
+        if len(store) > keep:
+            store.popitem(last=False)
+        return record, played
+
     @property
     def record(self) -> Record | None:
-        if not self._read:
-            self._read = True
-            self._record = read_record(self.text)
-        return self._record
+        return self._read()[0]
 
     @property
     def replay(self) -> Replay | None:
-        if self._replay is None and self.record is not None:
-            from ..engine import replay
-
-            self._replay = replay(self.record)
-        return self._replay
+        return self._read()[1]
 
 
 def read_record(text: str) -> Record | None:
@@ -195,12 +207,16 @@ def read_record(text: str) -> Record | None:
 
 
 class GameCache:
-    """Game views by their text, the least recently used dropped past ``size``: the work of unchanged games is
-    reused across keystrokes and documents. ``hits`` and ``misses`` count the look-ups (for the benchmark)."""
+    """Game views by their text, the least recently used dropped past ``size`` (a view keeps its text and its
+    check, a few kilobytes), and the Records and Replays of the last ``played`` games asked for (completion and
+    hover ask for those near the cursor): the work of unchanged games is reused across keystrokes and documents.
+    ``hits`` and ``misses`` count the look-ups of views (for the benchmark)."""
 
-    def __init__(self, size: int = CACHE_GAMES) -> None:
+    def __init__(self, size: int = CACHE_GAMES, played: int = CACHE_REPLAYS) -> None:
         self.size = size
         self._views: OrderedDict[str, GameView] = OrderedDict()
+        self._played: OrderedDict[str, tuple[Record | None, Replay | None]] = OrderedDict()
+        self._keep = played
         self.hits = self.misses = 0
 
     def view(self, text: str) -> GameView:
@@ -210,7 +226,7 @@ class GameCache:
             self._views.move_to_end(text)
             return found
         self.misses += 1
-        made = GameView(text)
+        made = GameView(text, self._played, self._keep)
         self._views[text] = made
         if len(self._views) > self.size:
             self._views.popitem(last=False)
