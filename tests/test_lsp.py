@@ -216,6 +216,11 @@ async def test_hover_shows_a_card_a_rule_and_the_score_sheet(client: LanguageCli
     assert "**Loom**: Age I" in card and "cost" in card and "copies for 3/4/5/6/7" in card
     sheet = await hover(1)
     assert "provisional score sheet" in sheet and "| Marta |" in sheet
+    seat = _line_of(THREE, "[Seat1 ")
+    wonder = await client.text_document_hover_async(t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=uri),
+        position=t.Position(line=seat, character=THREE.split("\n")[seat].index('" "') + 4)))
+    assert "stage 1:" in wonder.contents.value and "starts with" in wonder.contents.value
     await _change(client, uri, 2, line, text.index("Loom"), text.index("Loom") + 4, "Temple")
     rule = await hover(text.index("Loom") + 1)
     assert "R-" in rule and "wnotation rules R-" in rule

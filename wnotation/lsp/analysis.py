@@ -778,6 +778,29 @@ def _card_in(text: str) -> _catalog.Card | None:
     return None
 
 
+def _wonder_at(text: str, column: int) -> tuple[str, int, int] | None:
+    """The Wonder side of a seat tag, when the cursor is on its Wonder or its side: its starting resource and
+    each stage's cost and effects, and the columns of the value."""
+    values = list(_STRING.finditer(text))
+    if len(values) < 3:
+        return None
+    for value in values[1:3]:
+        if value.start() <= column < value.end():
+            break
+    else:
+        return None
+    cat = _catalog.load()
+    try:
+        side = cat.wonder(values[1].group(1), values[2].group(1))
+    except (_catalog.CatalogError, KeyError):
+        return None
+    lines = [f"**{side.name} ({side.side})**: {side.full_name}, starts with {side.resource}", ""]
+    for stage in side.stages:
+        cost = "free" if stage.cost.is_free else str(stage.cost)
+        lines.append(f"- stage {stage.index}: {cost}: {'; '.join(_catalog.describe(e) for e in stage.effects)}")
+    return "\n".join(lines), value.start() + 1, value.end() - 1
+
+
 def hover(doc: DocumentAnalysis, line: int, column: int, found: list[LspDiagnostic]) -> tuple[str, int, int] | None:
     """Markdown for the cursor at ``(line, column)`` and the columns it concerns: the rules of the diagnostics
     there, a card's cost, effect, chains, Age and player counts, or on a turn label the provisional score sheet
@@ -809,6 +832,11 @@ def hover(doc: DocumentAnalysis, line: int, column: int, found: list[LspDiagnost
             if card is not None:
                 parts.append(_card_markdown(card))
                 span = word
+    elif re.match(r"[ \t]*\[Seat[1-7][ \t]", text):
+        wonder = _wonder_at(text, column)
+        if wonder is not None:
+            parts.append(wonder[0])
+            span = wonder[1:]
     else:
         word = _word_at(text, column)
         if word is not None and re.match(r'[ \t]*\[Guilds', text):
