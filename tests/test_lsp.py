@@ -200,6 +200,12 @@ async def test_completion_on_turn_six_adds_the_discard_clause(client: LanguageCl
     labels = [i.label for i in result.items]
     assert "sell Guard Tower, discard Timber Yard" in labels
     assert any("not affordable" in (i.detail or "") for i in result.items)
+    line = _line_of(SEVEN, "III.1 ")  # Grace's Halikarnassos stage builds from the discard pile (R-HALI)
+    column = SEVEN.split("\n")[line].index("pick Training Ground")
+    result = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=column)))
+    picks = [i.label for i in result.items]
+    assert "pick Training Ground" in picks and "pick -" in picks
 
 
 async def test_hover_shows_a_card_a_rule_and_the_score_sheet(client: LanguageClient):
