@@ -318,6 +318,11 @@ async def test_the_outline_and_folding_of_variations(client: LanguageClient):
     assert first.name == "I.1" and first.children[0].name == "(I.1 variation 1)"
     open_at = _line_of(text, "( { What if Cyd")
     assert first.children[0].range.start.line == open_at
+    nested = _line_of(text, "  ( I.6 Cyd: ")  # Cyd's hand inside Bob's variation holds the Loom and the Lumber Yard
+    result = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri),
+        position=t.Position(line=nested, character=text.split("\n")[nested].index("Cyd: ") + 5)))
+    assert [i.label for i in result.items][:2] == ["Loom, discard Lumber Yard", "sell Loom, discard Lumber Yard"]
     folds = await client.text_document_folding_range_async(t.FoldingRangeParams(
         text_document=t.TextDocumentIdentifier(uri=uri)))
     assert any(f.start_line == open_at and f.end_line == open_at + 1 for f in folds)

@@ -447,7 +447,7 @@ def _top_level(line: str, stop: int) -> list[int]:
 def turn_context(line: str, column: int, record: Record | None) -> TurnContext | None:
     """The turn context at ``column`` of ``line`` (``None`` off a turn line or on its label); ``record`` (read
     from the game's lines before this one) names the seats for a seat prefix."""
-    m = _LABEL.match(line)
+    m = label_at(line)
     if m is None or column < m.end():
         return None
     age = {"i": 1, "ii": 2, "iii": 3}[m.group(1).lower()]
@@ -464,9 +464,9 @@ def turn_context(line: str, column: int, record: Record | None) -> TurnContext |
     prefix = re.match(r"([^:|{}()\[\]]+?)[ \t]*:[ \t]*", typed)
     if prefix is not None and record is not None:
         key = prefix.group(1).strip().casefold()
-        for number, s in enumerate(record.seats, start=1):
-            if s.name.casefold() == key or f"#{number}" == key:
-                seat, prefixed = number, True
+        for k, s in enumerate(record.seats, start=1):
+            if s.name.casefold() == key or f"#{k}" == key:
+                seat, prefixed = k, True
         start += prefix.end()
         typed = typed[prefix.end():]
     if record is not None and seat is not None and seat > len(record.seats):
@@ -474,19 +474,65 @@ def turn_context(line: str, column: int, record: Record | None) -> TurnContext |
     return TurnContext(age, number, seat, typed, start, prefixed)
 
 
-def _prefix_record(doc: DocumentAnalysis, piece: Piece, line: int, cache: GameCache) -> Record | None:
-    """The Record of the game's lines before ``line``: the position the turn on ``line`` is played from, even
-    while that line does not read yet."""
+_ANNOTATIONS = re.compile(r"\{[^}\\]*(?:\\.[^}\\]*)*\}?|\[%[^\]\\]*(?:\\.[^\]\\]*)*\]?")
+_LEAD = re.compile(r"(?:[ \t(]|\{[^}\\]*(?:\\.[^}\\]*)*\})*")
+
+
+def label_at(line: str) -> re.Match[str] | None:
+    """The turn label of a turn line, after the ``(`` and comments that may open a variation's line."""
+    return _LABEL.match(line, _LEAD.match(line).end())  # type: ignore[union-attr]
+
+
+def _prefix(doc: DocumentAnalysis, piece: Piece, line: int) -> tuple[str, int]:
+    """The game's lines before ``line``, with a ``)`` closing each variation still open at the end (on the last
+    line when it is a turn line), and how many were closed: the text of the position the turn on ``line`` is
+    played from, which reads even while that line does not."""
     lines = doc.lines[piece.line0:line]
-    return cache.view("\n".join(lines) + "\n").record
+    depth = 0
+    for text in lines:
+        bare = _ANNOTATIONS.sub("", text)
+        depth += bare.count("(") - bare.count(")")  # a purchase opens and closes on its line
+    if depth > 0 and lines and label_at(lines[-1]) is not None:
+        lines = lines[:-1] + [lines[-1] + " )" * depth]
+    else:
+        depth = 0
+    return "\n".join(lines) + "\n", depth
 
 
-def turn_start(played: Replay, age: int, number: int) -> State | None:
-    """The position a main-line turn is played from, or ``None`` if the replay does not reach it."""
-    state = played.positions.get(str(Address(age, number - 1)))
-    if state is None or state.age != age or state.turn != number - 1:
+def _prefix_record(doc: DocumentAnalysis, piece: Piece, line: int, cache: GameCache) -> Record | None:
+    return cache.view(_prefix(doc, piece, line)[0]).record
+
+
+def _variation_path(record: Record, depth: int) -> list[str]:
+    """The addresses of the ``depth`` innermost variations open at the end of ``record`` (``I.5(1).``,
+    ``I.5(1).I.6(1).``), outermost first: each the last variation of the last turn of the line around it."""
+    paths, path, turns = [], "", record.turns
+    for _ in range(depth):
+        if not turns or not turns[-1].variations:
+            break
+        turn = turns[-1]
+        path += f"{AGE_NUMERALS[turn.age]}.{turn.number}({len(turn.variations)})."
+        paths.append(path)
+        turns = turn.variations[-1].turns
+    return paths
+
+
+def turn_start(played: Replay, age: int, number: int, paths: list[str] | None = None) -> State | None:
+    """The position a turn is played from, or ``None`` if the replay does not reach it: in the innermost of the
+    open variations ``paths`` that has it (a variation's first turn is played from the line around it), else on
+    the main line."""
+    where = f"{AGE_NUMERALS[age]}.{number - 1}"
+    for path in reversed(paths or []):
+        try:
+            state = played.position(path + where)
+        except KeyError:
+            continue
+        if state.age == age and state.turn == number - 1:
+            return state
+    main = played.positions.get(str(Address(age, number - 1)))
+    if main is None or main.age != age or main.turn != number - 1:
         return None
-    return state
+    return main
 
 
 # --- completion ------------------------------------------------------------------------------------------------
@@ -663,14 +709,15 @@ def completions(doc: DocumentAnalysis, line: int, column: int, cache: GameCache)
     piece = doc.piece_at(line)
     if piece is None:
         return []
-    record = _prefix_record(doc, piece, line, cache)
-    played = cache.view("\n".join(doc.lines[piece.line0:line]) + "\n").replay if record is not None else None
+    prefix, depth = _prefix(doc, piece, line)
+    record = cache.view(prefix).record
+    played = cache.view(prefix).replay if record is not None else None
     if not text[:column].strip():
         return _label_completion(played, column)
     ctx = turn_context(text, column, record)
     if ctx is None or record is None or played is None:
         return []
-    state = turn_start(played, ctx.age, ctx.number)
+    state = turn_start(played, ctx.age, ctx.number, _variation_path(record, depth))
     if state is None:
         return []
     if ctx.seat is None:
