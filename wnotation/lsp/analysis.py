@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterator
 from .. import catalog as _catalog
 from ..diagnostics import Diagnostic, GameReport, check_piece, game_pieces, normalise, no_game_remark
 from ..notation.errors import NotationError
-from ..record import Record, Turn, Variation
+from ..record import Record, Turn, Variation, position_tag
 from ..vocabulary import AGE_NUMERALS, Address
 
 if TYPE_CHECKING:
@@ -713,11 +713,18 @@ def completions(doc: DocumentAnalysis, line: int, column: int, cache: GameCache)
     record = cache.view(prefix).record
     played = cache.view(prefix).replay if record is not None else None
     if not text[:column].strip():
+        if record is not None and not record.turns and not depth and position_tag(record) is None:
+            return [Completion("I.1", "I.1 ", 0, "the first turn", "label")]
         return _label_completion(played, column)
     ctx = turn_context(text, column, record)
     if ctx is None or record is None or played is None:
         return []
     state = turn_start(played, ctx.age, ctx.number, _variation_path(record, depth))
+    if state is None and (ctx.age, ctx.number) == (1, 1) and not record.turns and not depth:
+        # The engine deals Age I with its first turn: the deal (I.0) is read from the prefix and a first turn of
+        # unseen sales, which the position I.0 does not depend on.
+        dealt = cache.view(prefix + "I.1 " + " | ".join(["sell ?"] * len(record.seats)) + "\n").replay
+        state = turn_start(dealt, 1, 1) if dealt is not None else None
     if state is None:
         return []
     if ctx.seat is None:
