@@ -48,3 +48,24 @@ def test_the_server_answers_initialize_and_exits_on_request():
     for provider in ("completionProvider", "hoverProvider", "codeActionProvider", "documentFormattingProvider",
                      "documentRangeFormattingProvider", "documentSymbolProvider", "foldingRangeProvider"):
         assert capabilities.get(provider), provider
+
+
+def test_a_burst_of_edits_is_checked_once_after_the_debounce():
+    pytest.importorskip("pygls")
+    import asyncio
+
+    from wnotation.lsp.server import build
+
+    server = build(debounce=0.05)
+    checked: list[str] = []
+    server.publish = checked.append  # type: ignore[method-assign]
+
+    async def burst() -> None:
+        for _ in range(5):
+            server.schedule("file:///a.7wn")
+        server.schedule("file:///b.7wn")
+        assert checked == []
+        await asyncio.sleep(0.5)
+
+    asyncio.run(burst())
+    assert sorted(checked) == ["file:///a.7wn", "file:///b.7wn"]

@@ -6,6 +6,7 @@ npm the tests skip, except under CI=true, where they must run."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -55,9 +56,15 @@ def _npm_cache() -> Path:
             pytest.fail("CI=true: node and npm are needed for the editor grammar tests")
         pytest.skip("node and npm are not installed")
     modules = CACHE / "node_modules"
-    if all((modules / name / "package.json").is_file() for name in PACKAGES):
-        return modules
     CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / ".lock", "w") as lock:  # test processes (xdist workers) install one at a time
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not all((modules / name / "package.json").is_file() for name in PACKAGES):
+            _install(npm)
+    return modules
+
+
+def _install(npm: str) -> None:
     (CACHE / "package.json").write_text('{"name": "wnotation-editor-tests", "private": true}\n', encoding="utf-8")
     done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent"]
                           + [f"{name}@{version}" for name, version in PACKAGES.items()],
@@ -66,7 +73,6 @@ def _npm_cache() -> Path:
         if os.environ.get("CI") == "true":
             pytest.fail(f"npm install failed: {done.stderr[-2000:]}")
         pytest.skip(f"npm install failed (offline?): {done.stderr[-300:]}")
-    return modules
 
 
 def examples() -> list[tuple[str, str]]:
@@ -135,6 +141,19 @@ def test_the_vscode_extension_packs_into_a_vsix(tmp_path):
     folder under build/editors/), packs into a .vsix holding the manifest, the grammar, the language
     configuration, the client and the client library."""
     modules = _npm_cache()
+    with open(CACHE / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        folder = _extension_copy()
+    out = tmp_path / "wnotation-7wn.vsix"
+    done = subprocess.run([str(modules / ".bin" / "vsce"), "package", "--allow-missing-repository", "--skip-license",
+                           "--out", str(out)], cwd=folder, capture_output=True, text=True, timeout=240,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    _check_vsix(out)
+
+
+def _extension_copy() -> Path:
+    """build/editors/vscode: the extension folder's files afresh, with vscode-languageclient installed once."""
     folder = CACHE / "vscode"
     if folder.exists():
         for item in folder.iterdir():  # the folder's files afresh; its node_modules kept
@@ -146,11 +165,10 @@ def test_the_vscode_extension_packs_into_a_vsix(tmp_path):
                                "--no-package-lock", "--silent"], cwd=folder, capture_output=True, text=True,
                               timeout=480)
         assert done.returncode == 0, done.stderr[-2000:]
-    out = tmp_path / "wnotation-7wn.vsix"
-    done = subprocess.run([str(modules / ".bin" / "vsce"), "package", "--allow-missing-repository", "--skip-license",
-                           "--out", str(out)], cwd=folder, capture_output=True, text=True, timeout=240,
-                          stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stdout + done.stderr
+    return folder
+
+
+def _check_vsix(out: Path) -> None:
     with zipfile.ZipFile(out) as vsix:
         names = vsix.namelist()
         manifest = json.loads(vsix.read("extension/package.json"))

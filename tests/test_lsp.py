@@ -68,6 +68,11 @@ async def _change(client: LanguageClient, uri: str, version: int, line: int, sta
     return list(client.diagnostics.get(uri, []))
 
 
+def _errors(found) -> list[t.Diagnostic]:
+    """The errors of a publication (a game with notation errors also gets the note that it is not replayed)."""
+    return [d for d in found if d.severity == t.DiagnosticSeverity.Error]
+
+
 def _line_of(text: str, prefix: str) -> int:
     return next(k for k, line in enumerate(text.split("\n")) if line.startswith(prefix))
 
@@ -95,13 +100,34 @@ async def test_a_clean_replay_has_no_diagnostics_and_a_typo_gets_one_at_its_rang
     line = _line_of(THREE, "I.3 ")
     column = THREE.split("\n")[line].index("Loom")
     found = await _change(client, uri, 2, line, column, column + 4, "Lom")
-    assert len(found) == 1
-    d = found[0]
+    [d] = _errors(found)
     assert d.code == "unknown-card" and d.severity == t.DiagnosticSeverity.Error
     assert (d.range.start.line, d.range.start.character, d.range.end.character) == (line, column, column + 3)
     assert d.code_description.href == "https://docs.example/wnotation/spec/7wn.html#122-the-codes"
     assert "did you mean Loom" in d.message
     found = await _change(client, uri, 3, line, column, column + 3, "Loom")
+    assert found == []
+
+
+async def test_every_notation_error_of_a_game_is_published_and_each_fix_removes_one(client: LanguageClient):
+    """The diagnostics layer reports every notation error of a game (issue 27 item 8): the server publishes them
+    all, each at its own line, and they go one by one as the typos are fixed."""
+    lines = THREE.split("\n")
+    rows = [_line_of(THREE, label) for label in ("I.3 ", "II.4 ", "III.2 ")]
+    fixed = {}
+    for row in rows:
+        column = lines[row].index(" | ") + 3
+        name = lines[row][column:].split(" (")[0].split(" |")[0]
+        fixed[row] = (column, name)
+        lines[row] = lines[row][:column] + name + "q" + lines[row][column + len(name):]
+    uri = await _open(client, "typos.7wn", "\n".join(lines))
+    errors = _errors(client.diagnostics[uri])
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in errors] == [
+        ("unknown-card", row, fixed[row][0]) for row in rows]
+    for version, row in enumerate(rows, start=2):
+        column, name = fixed[row]
+        found = await _change(client, uri, version, row, column, column + len(name) + 1, name)
+        assert row not in [d.range.start.line for d in found if d.severity == t.DiagnosticSeverity.Error]
     assert found == []
 
 
@@ -166,6 +192,19 @@ async def test_completion_of_header_values_and_the_next_label(client: LanguageCl
     assert await labels(cut, 0) == ["II.3"]
 
 
+async def test_a_new_game_completes_its_first_label_and_the_dealt_hands(client: LanguageClient):
+    lines = THREE.split("\n")
+    first = _line_of(THREE, "I.1 ")
+    uri = await _open(client, "new-game.7wn", "\n".join(lines[:first]) + "\nI.1 \n")
+    result = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=first, character=0)))
+    assert [i.label for i in result.items] == ["I.1"]
+    result = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=first, character=4)))
+    items = {i.label: i.detail for i in result.items}
+    assert items["Apothecary"] == "affordable: buy L loom, 2 coins in all"  # Marta's first build, as the replay says
+
+
 async def test_completion_on_turn_six_adds_the_discard_clause(client: LanguageClient):
     uri = await _open(client, "six.7wn", SEVEN)
     line = _line_of(SEVEN, "I.6 ")
@@ -174,6 +213,12 @@ async def test_completion_on_turn_six_adds_the_discard_clause(client: LanguageCl
     labels = [i.label for i in result.items]
     assert "sell Guard Tower, discard Timber Yard" in labels
     assert any("not affordable" in (i.detail or "") for i in result.items)
+    line = _line_of(SEVEN, "III.1 ")  # Grace's Halikarnassos stage builds from the discard pile (R-HALI)
+    column = SEVEN.split("\n")[line].index("pick Training Ground")
+    result = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=column)))
+    picks = [i.label for i in result.items]
+    assert "pick Training Ground" in picks and "pick -" in picks
 
 
 async def test_hover_shows_a_card_a_rule_and_the_score_sheet(client: LanguageClient):
@@ -190,6 +235,11 @@ async def test_hover_shows_a_card_a_rule_and_the_score_sheet(client: LanguageCli
     assert "**Loom**: Age I" in card and "cost" in card and "copies for 3/4/5/6/7" in card
     sheet = await hover(1)
     assert "provisional score sheet" in sheet and "| Marta |" in sheet
+    seat = _line_of(THREE, "[Seat1 ")
+    wonder = await client.text_document_hover_async(t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=uri),
+        position=t.Position(line=seat, character=THREE.split("\n")[seat].index('" "') + 4)))
+    assert "stage 1:" in wonder.contents.value and "starts with" in wonder.contents.value
     await _change(client, uri, 2, line, text.index("Loom"), text.index("Loom") + 4, "Temple")
     rule = await hover(text.index("Loom") + 1)
     assert "R-" in rule and "wnotation rules R-" in rule
@@ -201,7 +251,7 @@ async def test_a_quick_fix_replaces_a_misspelt_card_and_the_diagnostic_goes(clie
     lines[line] = lines[line].replace("Loom", "Lomo")
     text = "\n".join(lines)
     uri = await _open(client, "fix.7wn", text)
-    [d] = client.diagnostics[uri]
+    [d] = _errors(client.diagnostics[uri])
     actions = await client.text_document_code_action_async(t.CodeActionParams(
         text_document=t.TextDocumentIdentifier(uri=uri), range=d.range,
         context=t.CodeActionContext(diagnostics=[d])))
@@ -220,7 +270,7 @@ async def test_a_quick_fix_inserts_a_missing_bar(client: LanguageClient):
     lines[line] = lines[line].replace("Loom | ", "Loom ")
     text = "\n".join(lines)
     uri = await _open(client, "bar.7wn", text)
-    [d] = client.diagnostics[uri]
+    [d] = _errors(client.diagnostics[uri])
     actions = await client.text_document_code_action_async(t.CodeActionParams(
         text_document=t.TextDocumentIdentifier(uri=uri), range=d.range,
         context=t.CodeActionContext(diagnostics=[d])))
@@ -281,6 +331,11 @@ async def test_the_outline_and_folding_of_variations(client: LanguageClient):
     assert first.name == "I.1" and first.children[0].name == "(I.1 variation 1)"
     open_at = _line_of(text, "( { What if Cyd")
     assert first.children[0].range.start.line == open_at
+    nested = _line_of(text, "  ( I.6 Cyd: ")  # Cyd's hand inside Bob's variation holds the Loom and the Lumber Yard
+    result = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri),
+        position=t.Position(line=nested, character=text.split("\n")[nested].index("Cyd: ") + 5)))
+    assert [i.label for i in result.items][:2] == ["Loom, discard Lumber Yard", "sell Loom, discard Lumber Yard"]
     folds = await client.text_document_folding_range_async(t.FoldingRangeParams(
         text_document=t.TextDocumentIdentifier(uri=uri)))
     assert any(f.start_line == open_at and f.end_line == open_at + 1 for f in folds)
@@ -295,7 +350,7 @@ async def test_a_large_file_is_checked_and_an_edit_rechecks_one_game(client: Lan
     line = per * 20 + _line_of(SEVEN, "II.3 ")
     column = len("II.3 ")
     found = await _change(client, uri, 2, line, column, column + len("Statue"), "Statu")
-    assert [(d.code, d.range.start.line) for d in found] == [("unknown-card", line)]
+    assert [(d.code, d.range.start.line) for d in _errors(found)] == [("unknown-card", line)]
 
 
 async def test_hostile_text_gives_diagnostics_not_a_crash(client: LanguageClient):
@@ -304,13 +359,13 @@ async def test_hostile_text_gives_diagnostics_not_a_crash(client: LanguageClient
                '[Seat3 "C" "Olympia" "day"]\nI.1 \U0001f600 | Loom | {\u0007 unclosed\n' + "x" * 20000 + "\n")
     uri = await _open(client, "hostile.7wn", hostile)
     found = client.diagnostics[uri]
-    assert found and all(d.severity == t.DiagnosticSeverity.Error for d in found)
+    assert _errors(found) and found[0].range.start.character == 4 and found[0].range.end.character == 6  # UTF-16
     symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
         text_document=t.TextDocumentIdentifier(uri=uri)))
     assert symbols[0].name.endswith("(does not read)")
     result = await client.text_document_completion_async(t.CompletionParams(
         text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=6, character=7)))
-    assert list(result.items) == []
+    assert all("\u0000" not in i.label and "<script>" not in i.label for i in result.items)
     # the server still answers on a good document
     good = await _open(client, "after-hostile.7wn", THREE)
     assert list(client.diagnostics[good]) == []

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterator
 from .. import catalog as _catalog
 from ..diagnostics import Diagnostic, GameReport, check_piece, game_pieces, normalise, no_game_remark
 from ..notation.errors import NotationError
-from ..record import Record, Turn, Variation
+from ..record import Record, Turn, Variation, position_tag
 from ..vocabulary import AGE_NUMERALS, Address
 
 if TYPE_CHECKING:
@@ -31,8 +31,10 @@ __all__ = ["Completion", "DocumentAnalysis", "Edit", "Fix", "Fold", "GameCache",
            "Related", "Symbol", "analyse", "code_fixes", "completions", "docs_href", "folding", "format_games", "hover",
            "symbols"]
 
-#: Games kept by their text across the open documents: a 1,000-game archive open in an editor stays checked.
-CACHE_GAMES = 4096
+#: Games kept by their text (and their checks) across the open documents: a 10,000-game archive open in an editor
+#: stays checked; and the games whose Record and Replay are kept (the ones completion and hover last asked about).
+CACHE_GAMES = 16384
+CACHE_REPLAYS = 32
 
 _LABEL = re.compile(r"[ \t]*((?i:III|II|I))\.([1-7])(?=[ \t\n]|$)")
 _TAG = re.compile(r'[ \t]*\[([A-Za-z0-9_]*)')
@@ -146,18 +148,18 @@ def docs_href(rule: str, base: str) -> str:
 
 
 class GameView:
-    """One game's text and everything known about it, computed when first asked: the diagnostics layer's report
-    (``line0`` 0: lines counted from the game's first line), the Record (``None`` when the game does not read) and
-    its Replay. Shared between documents holding the same text; never changed once computed."""
+    """One game's text and what is known about it, computed when first asked: the diagnostics layer's report
+    (``line0`` 0: lines counted from the game's first line), kept as long as the view; the Record (``None`` when
+    the game does not read) and its Replay, kept in the ``played`` store of the cache (a few games: a replay holds
+    every position). Shared between documents holding the same text."""
 
-    __slots__ = ("text", "_report", "_record", "_read", "_replay")
+    __slots__ = ("text", "_report", "_played")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, played: OrderedDict[str, tuple[Record | None, Replay | None]],
+                 keep: int) -> None:
         self.text = text
         self._report: GameReport | None = None
-        self._record: Record | None = None
-        self._read = False
-        self._replay: Replay | None = None
+        self._played = (played, keep)
 
     @property
     def report(self) -> GameReport | None:
@@ -169,20 +171,30 @@ class GameView:
             self._report = reports[0]
         return self._report
 
+    def _read(self) -> tuple[Record | None, Replay | None]:
+        store, keep = self._played
+        found = store.get(self.text)
+        if found is not None:
+            store.move_to_end(self.text)
+            return found
+        record = read_record(self.text)
+        played = None
+        if record is not None:
+            from ..engine import replay
+
+            played = replay(record)
+        store[self.text] = (record, played)
+        if len(store) > keep:
+            store.popitem(last=False)
+        return record, played
+
     @property
     def record(self) -> Record | None:
-        if not self._read:
-            self._read = True
-            self._record = read_record(self.text)
-        return self._record
+        return self._read()[0]
 
     @property
     def replay(self) -> Replay | None:
-        if self._replay is None and self.record is not None:
-            from ..engine import replay
-
-            self._replay = replay(self.record)
-        return self._replay
+        return self._read()[1]
 
 
 def read_record(text: str) -> Record | None:
@@ -195,12 +207,16 @@ def read_record(text: str) -> Record | None:
 
 
 class GameCache:
-    """Game views by their text, the least recently used dropped past ``size``: the work of unchanged games is
-    reused across keystrokes and documents. ``hits`` and ``misses`` count the look-ups (for the benchmark)."""
+    """Game views by their text, the least recently used dropped past ``size`` (a view keeps its text and its
+    check, a few kilobytes), and the Records and Replays of the last ``played`` games asked for (completion and
+    hover ask for those near the cursor): the work of unchanged games is reused across keystrokes and documents.
+    ``hits`` and ``misses`` count the look-ups of views (for the benchmark)."""
 
-    def __init__(self, size: int = CACHE_GAMES) -> None:
+    def __init__(self, size: int = CACHE_GAMES, played: int = CACHE_REPLAYS) -> None:
         self.size = size
         self._views: OrderedDict[str, GameView] = OrderedDict()
+        self._played: OrderedDict[str, tuple[Record | None, Replay | None]] = OrderedDict()
+        self._keep = played
         self.hits = self.misses = 0
 
     def view(self, text: str) -> GameView:
@@ -210,7 +226,7 @@ class GameCache:
             self._views.move_to_end(text)
             return found
         self.misses += 1
-        made = GameView(text)
+        made = GameView(text, self._played, self._keep)
         self._views[text] = made
         if len(self._views) > self.size:
             self._views.popitem(last=False)
@@ -431,7 +447,7 @@ def _top_level(line: str, stop: int) -> list[int]:
 def turn_context(line: str, column: int, record: Record | None) -> TurnContext | None:
     """The turn context at ``column`` of ``line`` (``None`` off a turn line or on its label); ``record`` (read
     from the game's lines before this one) names the seats for a seat prefix."""
-    m = _LABEL.match(line)
+    m = label_at(line)
     if m is None or column < m.end():
         return None
     age = {"i": 1, "ii": 2, "iii": 3}[m.group(1).lower()]
@@ -448,9 +464,9 @@ def turn_context(line: str, column: int, record: Record | None) -> TurnContext |
     prefix = re.match(r"([^:|{}()\[\]]+?)[ \t]*:[ \t]*", typed)
     if prefix is not None and record is not None:
         key = prefix.group(1).strip().casefold()
-        for number, s in enumerate(record.seats, start=1):
-            if s.name.casefold() == key or f"#{number}" == key:
-                seat, prefixed = number, True
+        for k, s in enumerate(record.seats, start=1):
+            if s.name.casefold() == key or f"#{k}" == key:
+                seat, prefixed = k, True
         start += prefix.end()
         typed = typed[prefix.end():]
     if record is not None and seat is not None and seat > len(record.seats):
@@ -458,19 +474,65 @@ def turn_context(line: str, column: int, record: Record | None) -> TurnContext |
     return TurnContext(age, number, seat, typed, start, prefixed)
 
 
-def _prefix_record(doc: DocumentAnalysis, piece: Piece, line: int, cache: GameCache) -> Record | None:
-    """The Record of the game's lines before ``line``: the position the turn on ``line`` is played from, even
-    while that line does not read yet."""
+_ANNOTATIONS = re.compile(r"\{[^}\\]*(?:\\.[^}\\]*)*\}?|\[%[^\]\\]*(?:\\.[^\]\\]*)*\]?")
+_LEAD = re.compile(r"(?:[ \t(]|\{[^}\\]*(?:\\.[^}\\]*)*\})*")
+
+
+def label_at(line: str) -> re.Match[str] | None:
+    """The turn label of a turn line, after the ``(`` and comments that may open a variation's line."""
+    return _LABEL.match(line, _LEAD.match(line).end())  # type: ignore[union-attr]
+
+
+def _prefix(doc: DocumentAnalysis, piece: Piece, line: int) -> tuple[str, int]:
+    """The game's lines before ``line``, with a ``)`` closing each variation still open at the end (on the last
+    line when it is a turn line), and how many were closed: the text of the position the turn on ``line`` is
+    played from, which reads even while that line does not."""
     lines = doc.lines[piece.line0:line]
-    return cache.view("\n".join(lines) + "\n").record
+    depth = 0
+    for text in lines:
+        bare = _ANNOTATIONS.sub("", text)
+        depth += bare.count("(") - bare.count(")")  # a purchase opens and closes on its line
+    if depth > 0 and lines and label_at(lines[-1]) is not None:
+        lines = lines[:-1] + [lines[-1] + " )" * depth]
+    else:
+        depth = 0
+    return "\n".join(lines) + "\n", depth
 
 
-def turn_start(played: Replay, age: int, number: int) -> State | None:
-    """The position a main-line turn is played from, or ``None`` if the replay does not reach it."""
-    state = played.positions.get(str(Address(age, number - 1)))
-    if state is None or state.age != age or state.turn != number - 1:
+def _prefix_record(doc: DocumentAnalysis, piece: Piece, line: int, cache: GameCache) -> Record | None:
+    return cache.view(_prefix(doc, piece, line)[0]).record
+
+
+def _variation_path(record: Record, depth: int) -> list[str]:
+    """The addresses of the ``depth`` innermost variations open at the end of ``record`` (``I.5(1).``,
+    ``I.5(1).I.6(1).``), outermost first: each the last variation of the last turn of the line around it."""
+    paths, path, turns = [], "", record.turns
+    for _ in range(depth):
+        if not turns or not turns[-1].variations:
+            break
+        turn = turns[-1]
+        path += f"{AGE_NUMERALS[turn.age]}.{turn.number}({len(turn.variations)})."
+        paths.append(path)
+        turns = turn.variations[-1].turns
+    return paths
+
+
+def turn_start(played: Replay, age: int, number: int, paths: list[str] | None = None) -> State | None:
+    """The position a turn is played from, or ``None`` if the replay does not reach it: in the innermost of the
+    open variations ``paths`` that has it (a variation's first turn is played from the line around it), else on
+    the main line."""
+    where = f"{AGE_NUMERALS[age]}.{number - 1}"
+    for path in reversed(paths or []):
+        try:
+            state = played.position(path + where)
+        except KeyError:
+            continue
+        if state.age == age and state.turn == number - 1:
+            return state
+    main = played.positions.get(str(Address(age, number - 1)))
+    if main is None or main.age != age or main.turn != number - 1:
         return None
-    return state
+    return main
 
 
 # --- completion ------------------------------------------------------------------------------------------------
@@ -647,14 +709,22 @@ def completions(doc: DocumentAnalysis, line: int, column: int, cache: GameCache)
     piece = doc.piece_at(line)
     if piece is None:
         return []
-    record = _prefix_record(doc, piece, line, cache)
-    played = cache.view("\n".join(doc.lines[piece.line0:line]) + "\n").replay if record is not None else None
+    prefix, depth = _prefix(doc, piece, line)
+    record = cache.view(prefix).record
+    played = cache.view(prefix).replay if record is not None else None
     if not text[:column].strip():
+        if record is not None and not record.turns and not depth and position_tag(record) is None:
+            return [Completion("I.1", "I.1 ", 0, "the first turn", "label")]
         return _label_completion(played, column)
     ctx = turn_context(text, column, record)
     if ctx is None or record is None or played is None:
         return []
-    state = turn_start(played, ctx.age, ctx.number)
+    state = turn_start(played, ctx.age, ctx.number, _variation_path(record, depth))
+    if state is None and (ctx.age, ctx.number) == (1, 1) and not record.turns and not depth:
+        # The engine deals Age I with its first turn: the deal (I.0) is read from the prefix and a first turn of
+        # unseen sales, which the position I.0 does not depend on.
+        dealt = cache.view(prefix + "I.1 " + " | ".join(["sell ?"] * len(record.seats)) + "\n").replay
+        state = turn_start(dealt, 1, 1) if dealt is not None else None
     if state is None:
         return []
     if ctx.seat is None:
@@ -762,6 +832,29 @@ def _card_in(text: str) -> _catalog.Card | None:
     return None
 
 
+def _wonder_at(text: str, column: int) -> tuple[str, int, int] | None:
+    """The Wonder side of a seat tag, when the cursor is on its Wonder or its side: its starting resource and
+    each stage's cost and effects, and the columns of the value."""
+    values = list(_STRING.finditer(text))
+    if len(values) < 3:
+        return None
+    for value in values[1:3]:
+        if value.start() <= column < value.end():
+            break
+    else:
+        return None
+    cat = _catalog.load()
+    try:
+        side = cat.wonder(values[1].group(1), values[2].group(1))
+    except (_catalog.CatalogError, KeyError):
+        return None
+    lines = [f"**{side.name} ({side.side})**: {side.full_name}, starts with {side.resource}", ""]
+    for stage in side.stages:
+        cost = "free" if stage.cost.is_free else str(stage.cost)
+        lines.append(f"- stage {stage.index}: {cost}: {'; '.join(_catalog.describe(e) for e in stage.effects)}")
+    return "\n".join(lines), value.start() + 1, value.end() - 1
+
+
 def hover(doc: DocumentAnalysis, line: int, column: int, found: list[LspDiagnostic]) -> tuple[str, int, int] | None:
     """Markdown for the cursor at ``(line, column)`` and the columns it concerns: the rules of the diagnostics
     there, a card's cost, effect, chains, Age and player counts, or on a turn label the provisional score sheet
@@ -793,6 +886,11 @@ def hover(doc: DocumentAnalysis, line: int, column: int, found: list[LspDiagnost
             if card is not None:
                 parts.append(_card_markdown(card))
                 span = word
+    elif re.match(r"[ \t]*\[Seat[1-7][ \t]", text):
+        wonder = _wonder_at(text, column)
+        if wonder is not None:
+            parts.append(wonder[0])
+            span = wonder[1:]
     else:
         word = _word_at(text, column)
         if word is not None and re.match(r'[ \t]*\[Guilds', text):

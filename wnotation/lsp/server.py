@@ -22,9 +22,17 @@ from . import analysis as a
 
 #: Seconds between the last keystroke and the check it triggers.
 DEBOUNCE = 0.15
-#: The documentation site that the diagnostics' codes link to, unless the client's initialisation options give
-#: ``docsUrl``: the site built in the source tree (README: ``docs/_build/html``).
-DEFAULT_DOCS = (Path(__file__).resolve().parents[2] / "docs" / "_build" / "html").as_uri()
+
+
+def default_docs() -> str | None:
+    """The documentation site that the diagnostics' codes link to unless the client's initialisation options give
+    ``docsUrl``: the site of the source tree (README: built into ``docs/_build/html``); ``None`` for an installed
+    package, which has no site beside it (the diagnostics then carry their code without a link)."""
+    tree = Path(__file__).resolve().parents[2]
+    if not (tree / "docs" / "conf.py").is_file():
+        return None
+    return (tree / "docs" / "_build" / "html").as_uri()
+
 
 _SEVERITY = {"error": t.DiagnosticSeverity.Error, "warning": t.DiagnosticSeverity.Warning,
              "note": t.DiagnosticSeverity.Information}
@@ -42,7 +50,7 @@ class WnServer(LanguageServer):
         super().__init__("wnotation", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
         self.cache = a.GameCache()
         self.debounce = debounce
-        self.docs_url = DEFAULT_DOCS
+        self.docs_url = default_docs()
         self.encoding = "utf-16"
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.published: dict[str, list[a.LspDiagnostic]] = {}
@@ -113,7 +121,8 @@ class WnServer(LanguageServer):
             message=diag.message if diag.suggestion is None or diag.suggestion in diag.message
             else f"{diag.message} (suggestion: {diag.suggestion})",
             severity=_SEVERITY[diag.severity], code=diag.rule, source="wnotation",
-            code_description=t.CodeDescription(href=a.docs_href(diag.rule, self.docs_url)),
+            code_description=None if self.docs_url is None
+            else t.CodeDescription(href=a.docs_href(diag.rule, self.docs_url)),
             related_information=related or None,
             data={"suggestion": diag.suggestion, "kind": diag.kind})
 
