@@ -116,13 +116,16 @@ class DateType(click.ParamType):
 @click.option("--event", metavar="E", help="Only games whose Event tag is E.")
 @click.option("--from", "date_from", type=DateType(), help="Only games played on or after this date.")
 @click.option("--to", "date_to", type=DateType(), help="Only games played on or before this date.")
+@click.option("--age", type=click.IntRange(1, 3), metavar="N", help="The cards report: only the cards of Age N "
+              "(Age I's and Age II's cards of one name are two rows in any case).")
 @click.option("--report", "only", multiple=True, metavar="NAME", type=click.Choice(REPORTS),
               help=f"Only this report (repeatable): {', '.join(REPORTS)}.")
 @click.option("--json", "as_json", is_flag=True, help="Print every report as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print every report as CSV (a line with the report's name "
               "before each).")
 def stats(paths: tuple[str, ...], player: str | None, players: int | None, event: str | None,
-          date_from: date | None, date_to: date | None, only: tuple[str, ...], as_json: bool, as_csv: bool) -> None:
+          date_from: date | None, date_to: date | None, age: int | None, only: tuple[str, ...], as_json: bool,
+          as_csv: bool) -> None:
     """Answer the standard questions of an archive: win rate and average score by Wonder and side and by player
     count, points per category, cards built and how they go with winning, trade flows; or with --player one
     player's record.
@@ -141,7 +144,7 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
         sources: list[Any] = _inputs(found)
     else:
         sources = list(paths)
-    filters = Filters(players, event, date_from, date_to, player)
+    filters = Filters(players, event, date_from, date_to, player, age)
     if only and any((name in PLAYER_REPORTS) != (player is not None) for name in only if name != "overview"):
         raise click.UsageError("the player and player_games reports need --player, the others go without it")
     try:
@@ -153,7 +156,7 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
         from .output import emit_json
 
         emit_json({"filters": {"players": players, "event": event, "from": _iso(date_from),
-                               "to": _iso(date_to), "player": player},
+                               "to": _iso(date_to), "player": player, "age": age},
                    "reports": [r.to_dict() for r in reports]})
         return
     if as_csv:
