@@ -294,7 +294,7 @@ def _plays(record: Record, seen: _Events, gid: int, line0: int, errors_at: dict[
                 free, play.bank, play.left, play.right, units_l, units_r, stated is not None,  # type: ignore
                 play.income, extra, six and last is False,  # type: ignore[union-attr]
                 None if last is False or last is None else last.name,  # type: ignore[union-attr]
-                None if pick is None else pick.name, None if pick is None else pick.key,  # type: ignore[union-attr]
+                None if pick is None else pick.name, None if pick is None else pick.key,
                 play.declined,  # type: ignore[union-attr]
                 errors, annotated, ann.glyph, line, column,
             ))

@@ -16,10 +16,15 @@ from .inputs import RECORD_PATH, STDIN, STDIN_NAME, expand
 from .progress import Progress, games_in
 
 EXPORT_EPILOG = """\b
-The archive's tables (games, seats, plays, military, findings) are documented in
-spec/archive.md. Broken games and unreadable inputs are rows too (games.read false, their
-errors in findings); the summary line counts them. Exit codes: 0 every game exported
-clean, 1 some input or game has an error (it is in the tables), 2 usage error.
+The archive's tables (games, seats, plays, military, findings, cards) and its manifest
+are documented in spec/archive.md (schema 2). All or nothing: DIR is written beside its
+place and moved there at the end, manifest.json last (an earlier archive stays readable
+until then); the DuckDB file in one transaction. Broken games and unreadable inputs are
+rows too (games.readable false, their errors in findings); the summary line counts them
+and the games that break the rules, as check's does. A game that comes again is
+exported once. Exit codes: 0 every game exported clean, 1 some input or game has an
+error (it is in the tables), 2 usage error, an output that cannot be written, a lost
+Dask scheduler.
 
 \b
 Examples:
@@ -45,7 +50,7 @@ def _archive_errors() -> tuple[type[Exception], ...]:
 @click.command(epilog=EXPORT_EPILOG, short_help="Export records as an archive: Parquet tables or a DuckDB file.")
 @click.argument("paths", nargs=-1, required=True, metavar="SRC...", type=RECORD_PATH)
 @click.option("--output", "-o", "out", metavar="DIR", type=click.Path(file_okay=False),
-              help="Write the Parquet tables into DIR (created; an earlier archive there is replaced).")
+              help="Write the Parquet tables into DIR (created; an earlier archive there is replaced whole, at the end).")
 @click.option("--duckdb", "duckdb_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Also (or only) write the tables into the DuckDB file FILE (tables of those names replaced).")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, metavar="N",
