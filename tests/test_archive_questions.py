@@ -93,3 +93,18 @@ def test_the_polars_answers_equal_the_sql_answers(archive):
         assert len(got) == len(want), k
         for a, b in zip(got, want):
             assert a == pytest.approx(b), (k, a, b)
+
+
+def test_the_stats_reports_of_item_14_give_the_page_s_answers(archive):
+    """Issue 29 item 14: stats reports the military-token distribution, science sets and coins paid to each
+    neighbour, and they agree with questions 3 to 5 of the page (every game of its archive is complete)."""
+    answers = sql_answers(archive)
+    reports = {r.name: r for r in run_stats([str(archive / "archive")],
+                                            queries=["neighbour_coins", "military_tokens", "science"])}
+    assert [(age, token, n) for age, token, n, _ in reports["military_tokens"].rows] == answers["q4"]
+    assert [(sets, n) for sets, n, _, _ in reports["science"].rows] == answers["q5"]
+    rows = reports["neighbour_coins"].rows
+    seats = sum(r[1] for r in rows)
+    left, right = answers["q3"][0]
+    assert sum(r[1] * r[2] for r in rows) / seats == pytest.approx(left, abs=1e-3)
+    assert sum(r[1] * r[3] for r in rows) / seats == pytest.approx(right, abs=1e-3)

@@ -23,7 +23,8 @@ from .store import ArchiveError, duckdb, insert_all, is_archive_dir, read_parque
 __all__ = ["QUERIES", "Filters", "Report", "connect", "query_text", "run_query", "run_stats"]
 
 #: The standard report's queries, in the order they are shown; ``player`` reports replace them with --player.
-QUERIES = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades")
+QUERIES = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades",
+           "neighbour_coins", "military_tokens", "science")
 PLAYER_QUERIES = ("overview", "player", "player_games")
 
 

@@ -96,8 +96,8 @@ Examples:
 
 
 #: The reports --report names (the query files of wnotation/archive/sql/, picked_games aside).
-REPORTS = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades", "player",
-           "player_games")
+REPORTS = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades",
+           "neighbour_coins", "military_tokens", "science", "player", "player_games")
 PLAYER_REPORTS = ("player", "player_games")
 
 
@@ -132,8 +132,8 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
           date_from: date | None, date_to: date | None, age: int | None, only: tuple[str, ...], as_json: bool,
           as_csv: bool) -> None:
     """Answer the standard questions of an archive: win rate and average score by Wonder and side and by player
-    count, points per category, cards built and how they go with winning, trade flows; or with --player one
-    player's record.
+    count, points per category, cards built and how they go with winning, trade flows, coins paid to each
+    neighbour, military tokens, science sets; or with --player one player's record.
 
     SRC is an archive directory written by export, a DuckDB file written by export --duckdb, or 7WN files and
     directories (read into memory first). Needs DuckDB: pip install 'wnotation[analytics]'.
@@ -189,6 +189,9 @@ TITLES = {
     "categories": "Points per category",
     "cards": "Cards built",
     "trades": "Trade flows (buyer -> seller)",
+    "neighbour_coins": "Coins paid to each neighbour per seat and game",
+    "military_tokens": "Military tokens by Age",
+    "science": "Science sets completed",
     "player": "Player record",
     "player_games": "Player games",
 }
