@@ -299,3 +299,26 @@ def test_stats_cards_divides_by_played_games_only_and_tells_ages_apart(tmp_path)
 
     one = run_stats([str(out)], Filters(age=2), ["cards"])[0]
     assert one.rows and {row[at["age"]] for row in one.rows} == {"II"}
+
+
+def test_export_hands_writes_what_each_seat_held_and_each_play_joins_its_hand(tmp_path):
+    """Issue 29 item 13: with hands=True (export --hands) the hands table holds each seat's hand at each turn;
+    a played game's build or sale is a card of the hand its row joins; without it the table is empty."""
+    out = tmp_path / "with"
+    export(sorted(REPLAYS.glob("*.7wn")), out, hands=True)
+    con = duckdb.connect()
+    for table, files in verified_parts(out).items():
+        con.read_parquet(files).create_view(table)
+    assert json.loads((out / MANIFEST).read_text(encoding="utf-8"))["hands"] is True
+    plays, joined = con.execute("""SELECT count(*), count(*) FILTER (WHERE list_contains(h.held, p.card_key))
+        FROM plays p JOIN games g USING (game_id) JOIN hands h USING (game_id, age, turn, seat)
+        WHERE g.kind = 'played' AND p.outcome IN ('built', 'sold', 'staged', 'discarded')""").fetchone()
+    assert plays > 0 and joined == plays - con.execute(
+        "SELECT count(*) FROM plays JOIN games USING (game_id) WHERE kind = 'played' AND card_key IS NULL AND "
+        "outcome IN ('built', 'sold', 'staged', 'discarded')").fetchone()[0]
+    sizes = con.execute("""SELECT g.players, h.age, h.turn, len(h.held) FROM hands h JOIN games g USING (game_id)
+        WHERE g.kind = 'played' AND h.turn <= 6""").fetchall()
+    assert sizes and all(size == 8 - turn for _, _, turn, size in sizes)  # 7 cards at turn 1, 2 at turn 6
+    without = tmp_path / "without"
+    export(sorted(REPLAYS.glob("*.7wn"))[:2], without)
+    assert read_table(without, "hands") == []

@@ -38,6 +38,7 @@ PINNED = {
     "military": "game_id BIGINT, age INTEGER, seat INTEGER, opponent INTEGER, token INTEGER, conflict_result VARCHAR",
     "findings": "game_id BIGINT, finding_address VARCHAR, seat INTEGER, rule_id VARCHAR, severity VARCHAR, "
                 "finding_kind VARCHAR, message VARCHAR, finding_line INTEGER, finding_column INTEGER",
+    "hands": "game_id BIGINT, age INTEGER, turn INTEGER, seat INTEGER, held VARCHAR[]",
     "cards": "card_key VARCHAR, card_name VARCHAR, card_age INTEGER, card_colour VARCHAR, coin_cost INTEGER, "
              "resource_cost VARCHAR[], card_points INTEGER, card_shields INTEGER, science_symbol VARCHAR, effects "
              "VARCHAR[], chain_from VARCHAR[], chain_to VARCHAR[], copies INTEGER[]",

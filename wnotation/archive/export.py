@@ -58,6 +58,7 @@ class Piece:
     text: str
     line0: int
     first_game: int
+    hands: bool = False  # write the hands table's rows too
 
 
 @dataclass
@@ -136,7 +137,7 @@ def export_piece(out: str, piece: Piece, con: Any = None) -> PieceResult:
     needs (:data:`PieceResult`). Made for worker processes and cluster tasks: plain values in and out; running
     it again rewrites the same parts. ``con``: a :func:`~.store.writer` to reuse (default: this process's pool
     writer, or a fresh one)."""
-    rows = piece_rows(piece.text, piece.source, piece.input_number, piece.first_game, piece.line0)
+    rows = piece_rows(piece.text, piece.source, piece.input_number, piece.first_game, piece.line0, piece.hands)
     write_part(out, piece.input_number, piece.number, rows.tables, con if con is not None else _POOL_WRITER[0])
     return _result(piece.input_number, piece.number, piece.source, rows)
 
@@ -150,7 +151,7 @@ def _start_worker() -> None:
 
 
 def pieces(inputs: Sequence[Input], games: int = PIECE_GAMES,
-           on_rows: Callable[[int, Rows], None] | None = None) -> Iterator[Piece]:
+           on_rows: Callable[[int, Rows], None] | None = None, hands: bool = False) -> Iterator[Piece]:
     """The pieces of every input, read lazily in input order. An input that cannot be read, or where no game
     can start (no ``[Format`` line), is read here at once and its rows (its game 0, or its "no game" finding)
     handed to ``on_rows(input_number, rows)`` instead (``rows.no_game`` set when it holds no game)."""
@@ -177,7 +178,7 @@ def pieces(inputs: Sequence[Input], games: int = PIECE_GAMES,
         if not marks:  # no game can start here: read whatever it holds at once, as game 0 or "no game"
             rows = Rows()
             for text, line0 in iter_pieces(lines, games):
-                rows.add(piece_rows(text, source, k, 1, line0))
+                rows.add(piece_rows(text, source, k, 1, line0, hands))
             if not rows.games:
                 rows = file_rows(k, source, NO_GAME_RULE, "no game in this input: a game starts with a line "
                                  '[Format "7WN 1"]')
@@ -186,7 +187,7 @@ def pieces(inputs: Sequence[Input], games: int = PIECE_GAMES,
             continue
         first = 1
         for number, (text, line0) in enumerate(iter_pieces(lines, games)):
-            yield Piece(k, number, source, text, line0, first)
+            yield Piece(k, number, source, text, line0, first, hands)
             first += games
 
 
@@ -396,12 +397,14 @@ def _cpu_children() -> float:
 
 def export(inputs: Sequence[Input], out: str | os.PathLike[str] | None = None, *,
            duckdb_file: str | os.PathLike[str] | None = None, jobs: int = 1, scheduler: str | None = None,
-           piece_games: int = PIECE_GAMES, progress: Callable[[int], None] | None = None) -> ExportSummary:
+           piece_games: int = PIECE_GAMES, progress: Callable[[int], None] | None = None,
+           hands: bool = False) -> ExportSummary:
     """Export the games of ``inputs`` (paths, or ``(source, text)`` pairs) as an archive: Parquet parts under
     ``out`` and/or the tables of the DuckDB file ``duckdb_file``. ``jobs`` worker processes (0: one per core), or
     the Dask cluster at ``scheduler`` (its workers must reach ``out``'s parent at the same path and have wnotation
     installed). ``progress`` is called with the number of games of each piece once its parts are written, and of
-    each input read whole (a progress bar's steps). Returns the summary.
+    each input read whole (a progress bar's steps). ``hands``: write the ``hands`` table's rows (each seat's hand
+    at each turn; it costs about half as much again), else that table is empty. Returns the summary.
 
     All or nothing: the parts are written into a hidden staging directory beside ``out``, the manifest last, and
     the whole moved into place at the end (an earlier archive there stays readable until that moment); the
@@ -433,7 +436,7 @@ def export(inputs: Sequence[Input], out: str | os.PathLike[str] | None = None, *
             if progress is not None:
                 progress(rows.games)
 
-        work = pieces(inputs, piece_games, whole)
+        work = pieces(inputs, piece_games, whole, hands)
 
         def done(result: PieceResult) -> None:
             summary.pieces += 1
@@ -456,7 +459,7 @@ def export(inputs: Sequence[Input], out: str | os.PathLike[str] | None = None, *
         repeats = _leave_out_repeats(stage, results)
         rows = _count(stage, summary)
         summary.repeats = len(repeats)
-        write_manifest(stage, summary.games, rows, repeats)
+        write_manifest(stage, summary.games, rows, repeats, hands)
         if db_path is not None:
             _load_duckdb(db_path, stage, summary.games)
         if target is not None:

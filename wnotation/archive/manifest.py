@@ -41,7 +41,7 @@ def digest(path: str | os.PathLike[str]) -> str:
 
 
 def write_manifest(root: str | os.PathLike[str], games: int, rows: dict[str, dict[str, int]],
-                   repeats: list[dict[str, Any]]) -> dict[str, Any]:
+                   repeats: list[dict[str, Any]], hands: bool = False) -> dict[str, Any]:
     """Write ``root/manifest.json`` for the parts now under ``root`` (``rows``: table -> part file -> rows) and
     return it. Written under a temporary name, flushed and renamed: the last file of an export."""
     from .. import __version__
@@ -56,7 +56,7 @@ def write_manifest(root: str | os.PathLike[str], games: int, rows: dict[str, dic
                           "sha256": digest(path)})
         tables[table] = {"rows": sum(p["rows"] for p in parts), "parts": parts}
     manifest = {"format": FORMAT, "schema_version": SCHEMA_VERSION, "wnotation": __version__, "games": games,
-                "tables": tables, "repeats": repeats}
+                "hands": hands, "tables": tables, "repeats": repeats}
     temp = base / f".{MANIFEST}.tmp"
     with open(temp, "w", encoding="utf-8") as handle:
         json.dump(manifest, handle, ensure_ascii=False, indent=1)

@@ -304,6 +304,28 @@ def _plays(record: Record, seen: _Events, gid: int, line0: int, errors_at: dict[
 _AGE_ENDS = ("I.end", "II.end", "III.end")
 
 
+def _hand_rows(record: Record, played: Replay, gid: int) -> list[Row]:
+    """The ``hands`` rows: each seat's hand at the start of each turn the record writes and the replay reached
+    (the position at the mark before the turn's), card keys, ``None`` for a card the record hides. Taken in game
+    order, so the replay's positions are walked once."""
+    marks = list(played.marks)
+    before = dict(zip(marks[1:], marks))
+    out: list[Row] = []
+    seen: set[str] = set()
+    for turn in record.turns:
+        label = f"{_NUMERALS[turn.age]}.{turn.number}"
+        if label in seen or label not in before:
+            continue
+        seen.add(label)
+        hands = played.position(before[label]).hands
+        if hands is None:
+            continue
+        for k, hand in enumerate(hands):
+            if hand:
+                out.append((gid, turn.age, turn.number, k + 1, [None if c is None else c.key for c in hand]))
+    return out
+
+
 def _end_state(played: Replay, military: list[Row], n: int) -> list[Row]:
     """Each seat's end-state columns of ``seats`` (schema order, from ``tablets``), taken from the replay's
     positions: the final city's science symbols and buildings, coins and shields at each Age end reached, and
@@ -329,7 +351,7 @@ def _end_state(played: Replay, military: list[Row], n: int) -> list[Row]:
 
 
 def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: int, line0: int = 0,
-              into: Rows | None = None) -> Rows:
+              into: Rows | None = None, hands: bool = False) -> Rows:
     """The rows of one readable game: ``played`` is ``replay(record)``; ``gid`` its key (:func:`~.schema.game_id`),
     ``index`` its place in the file, ``line0`` the lines of the file before the text the record was read from.
     The rows are appended to ``into`` (returned) when given, else to a fresh :class:`Rows`."""
@@ -348,6 +370,8 @@ def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: i
     sheet = played.scores
     built = seen.stages
     seats = tables["seats"]
+    if hands:  # asked for: a snapshot of the replay per turn (about half the cost of the rest of the rows)
+        tables["hands"] += _hand_rows(record, played, gid)
     end = _end_state(played, seen.military, n)
     final = played.final
     for k, s in enumerate(record.seats):
@@ -423,7 +447,8 @@ def file_rows(input_number: int, source: str, rule: str, message: str, severity:
     return out
 
 
-def piece_rows(text: str, source: str, input_number: int, first_game: int, line0: int = 0) -> Rows:
+def piece_rows(text: str, source: str, input_number: int, first_game: int, line0: int = 0,
+               hands: bool = False) -> Rows:
     """The rows of every game of a piece of a file (:func:`wnotation.diagnostics.iter_pieces`): ``first_game``
     is the file's number of the piece's first ``[Format`` game (1-based), ``line0`` the lines before the piece.
     Text before a file's first game that does not read is game 0. Cost: one parse and one replay per game; the
@@ -461,7 +486,7 @@ def piece_rows(text: str, source: str, input_number: int, first_game: int, line0
             continue
         seen_ids.add(gid)
         index = first_game - 1 + max(1, bisect_right(starts, at))
-        game_rows(item, replay(item), gid=gid, source=source, index=index, line0=line0, into=out)
+        game_rows(item, replay(item), gid=gid, source=source, index=index, line0=line0, into=out, hands=hands)
     return out
 
 

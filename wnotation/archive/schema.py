@@ -131,6 +131,13 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("finding_line", "INTEGER"),
         ("finding_column", "INTEGER"),
     ),
+    "hands": (  # what each seat held at the start of each turn, where the record knows it
+        ("game_id", "BIGINT"),
+        ("age", "INTEGER"),
+        ("turn", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("held", "VARCHAR[]"),  # the catalogue keys of the cards in hand, NULL items for cards the record hides
+    ),
     "cards": (  # the catalogue's card designs (the same in every archive of a wnotation version)
         ("card_key", "VARCHAR"),  # I:Loom: joins plays.card_key and plays.picked_key
         ("card_name", "VARCHAR"),
@@ -158,6 +165,7 @@ ORDER: dict[str, tuple[str, ...]] = {
     "plays": ("game_id", "age", "turn", "seat", "play_line", "play_column"),
     "military": ("game_id", "age", "seat", "opponent"),
     "findings": ("game_id", "finding_line", "finding_column", "rule_id", "message"),
+    "hands": ("game_id", "age", "turn", "seat"),
     "cards": ("card_age", "card_name"),
 }
 

@@ -55,9 +55,12 @@ def _archive_errors() -> tuple[type[Exception], ...]:
               help="Also (or only) write the tables into the DuckDB file FILE (tables of those names replaced).")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, metavar="N",
               help="Export in N worker processes (0: one per CPU). The files are the same whatever N is.")
+@click.option("--hands", is_flag=True, help="Also write the hands table: what each seat held at each turn, where "
+              "the record knows it (about half as much time again).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run the pieces on the Dask cluster whose scheduler is at "
               "ADDRESS (tcp://host:8786); its workers need wnotation and DIR at the same path.")
-def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, jobs: int, scheduler: str | None) -> int:
+def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, jobs: int, hands: bool,
+           scheduler: str | None) -> int:
     """Export 7WN records as an archive for SQL: one row per game, seat, play, military conflict and finding.
 
     SRC is a .7wn file, a directory (searched recursively for *.7wn files) or - for standard input. Needs
@@ -74,7 +77,7 @@ def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, job
         with batch_collection(), Progress("exporting", lambda: games_in(found)) as progress:
             # forked --jobs workers inherit the collector policy, as check's do
             summary = run_export(inputs, out, duckdb_file=duckdb_file, jobs=jobs, scheduler=scheduler,
-                                 progress=progress.advance)
+                                 progress=progress.advance, hands=hands)
     except _archive_errors() as exc:
         raise UserError(str(exc)) from None
     click.echo(str(summary))
