@@ -38,11 +38,13 @@ def _corpus(root: Path, games: int, start: int = 0) -> tuple[Path, int]:
 
 
 def _repeat(path: Path, times: int, root: Path) -> Path:
+    """``times`` copies of the corpus, each game made another by a ``[Round]`` tag naming its copy (an export
+    writes a game that comes again once: the same canonical text is the same game_id)."""
     big = root / f"{path.stem}-x{times}.7wn"
     text = path.read_text(encoding="utf-8")
     with open(big, "w", encoding="utf-8") as out:
         for k in range(times):
-            out.write(("\n" if k else "") + text)
+            out.write(("\n" if k else "") + text.replace('[Edition "2e"]\n', f'[Edition "2e"]\n[Round "{k}"]\n'))
     return big
 
 
@@ -88,12 +90,20 @@ def main() -> None:
         print(f"check : {check[0]:.2f} CPU s, {actions / check[0]:,.0f} actions/s, peak RSS {check[2]:.1f} MiB")
         print(f"export: {export[0]:.2f} CPU s, {actions / export[0]:,.0f} actions/s, peak RSS {export[2]:.1f} MiB")
         print(f"export / check throughput: {check[0] / export[0]:.0%} (target >= 80%)")
+        db = root / "out.duckdb"
+        drop = lambda: (clear(), db.unlink(missing_ok=True))  # noqa: E731
+        duck = _best(cli + ["export", str(corpus), "-o", str(out), "--duckdb", str(db)], opts.repeat, drop)
+        print(f"export --duckdb: {duck[0]:.2f} CPU s, peak RSS {duck[2]:.1f} MiB")
         big = _repeat(corpus, 10, root)
         pairs = []
         for _ in range(opts.repeat):  # alternating, so that both see the same load
             pairs.append((_child(cli + ["check", str(big)]), (clear(), _child(cli + ["export", str(big), "-o",
                                                                                      str(out)]))[1]))
         check10, export10 = min(p[0] for p in pairs), min(p[1] for p in pairs)
+        drop()
+        duck10 = _child(cli + ["export", str(big), "-o", str(out), "--duckdb", str(db)])
+        print(f"export --duckdb at 10x: peak RSS {duck10[2]:.1f} MiB vs {duck[2]:.1f} MiB at 1x "
+              f"(+{duck10[2] - duck[2]:.1f})")
         each = ", ".join(f"{c[0] / e[0]:.0%}" for c, e in pairs)
         print(f"10x ({10 * opts.games} games): check {10 * actions / check10[0]:,.0f} actions/s, export "
               f"{10 * actions / export10[0]:,.0f} actions/s: {check10[0] / export10[0]:.0%} (best of each; pair by "

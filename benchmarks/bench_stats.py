@@ -40,23 +40,34 @@ def million(export_dir: Path, root: Path, plays: int) -> tuple[Path, Path, int]:
     holds at least ``plays`` rows; returns both and the number of plays."""
     import duckdb
 
-    from wnotation.archive.schema import TABLES
-    from wnotation.archive.store import COMPRESSION, load_parquet, part_files
+    from wnotation.archive.manifest import write_manifest
+    from wnotation.archive.schema import PIECE_TABLES
+    from wnotation.archive.schema import TABLES as TABLES_OF
+    from wnotation.archive.store import CARDS_PART, COMPRESSION, load_parquet, part_files
 
     con = duckdb.connect()
     have = con.execute("SELECT count(*) FROM read_parquet(?)", [part_files(export_dir, "plays")]).fetchone()[0]
     copies = -(-plays // have)
     parquet = root / "million"
     shutil.rmtree(parquet, ignore_errors=True)
-    for table, spec in TABLES.items():
+    rows: dict[str, dict[str, int]] = {}
+    for table in PIECE_TABLES:
         (parquet / table).mkdir(parents=True)
-        cols = ", ".join(f'"{c}"' for c, _ in spec if c != "game_id")
+        rows[table] = {}
+        cols = ", ".join(c for c, _ in TABLES_OF[table] if c != "game_id")
         for f in part_files(export_dir, table):
             piece = Path(f).name.split("-", 2)[2]
-            for k in range(copies):  # input number k: game ids k << 32 | line, as an export of k inputs gives
-                rel = con.sql(f"SELECT game_id + {k} * 4294967296 AS game_id, {cols} FROM read_parquet(?)",
+            for k in range(copies):  # copy k: game ids xor k << 32 (distinct games, as distinct records give)
+                rel = con.sql(f"SELECT xor(game_id, {k} * 4294967296) AS game_id, {cols} FROM read_parquet(?)",
                               params=[f])
-                rel.write_parquet(str(parquet / table / f"part-{k:05d}-{piece}"), compression=COMPRESSION)
+                name = f"part-{k:05d}-{piece}"
+                rel.write_parquet(str(parquet / table / name), compression=COMPRESSION)
+                rows[table][name] = rel.count("*").fetchone()[0]
+    (parquet / "cards").mkdir()
+    shutil.copy(export_dir / CARDS_PART, parquet / CARDS_PART)
+    rows["cards"] = {Path(CARDS_PART).name: con.execute("SELECT count(*) FROM read_parquet(?)",
+                                                        [str(parquet / CARDS_PART)]).fetchone()[0]}
+    write_manifest(parquet, sum(rows["games"].values()), rows, [])
     con.close()
     db = root / "million.duckdb"
     db.unlink(missing_ok=True)

@@ -17,34 +17,40 @@ from cli_helpers import run
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "archive.md"
 
 PINNED = {
-    "games": "game_id BIGINT, file VARCHAR, game INTEGER, line INTEGER, read BOOLEAN, complete BOOLEAN, "
-             "players INTEGER, date VARCHAR, played_on DATE, event VARCHAR, site VARCHAR, tags VARCHAR, "
-             "seed_algorithm VARCHAR, seed UBIGINT, guilds VARCHAR, turns INTEGER, actions INTEGER, "
-             "results_stated BOOLEAN, results_match BOOLEAN, errors INTEGER, warnings INTEGER, notes INTEGER",
-    "seats": "game_id BIGINT, seat INTEGER, name VARCHAR, wonder VARCHAR, side VARCHAR, players INTEGER, "
-             "military INTEGER, treasury INTEGER, wonder_points INTEGER, civilian INTEGER, commercial INTEGER, "
-             "guilds INTEGER, science INTEGER, total INTEGER, coins INTEGER, rank INTEGER, winner BOOLEAN, "
-             "stages INTEGER, cities INTEGER, leaders INTEGER, armada INTEGER, edifice INTEGER",
-    "plays": "game_id BIGINT, age INTEGER, turn INTEGER, seat INTEGER, action VARCHAR, card VARCHAR, "
-             "colour VARCHAR, stage INTEGER, outcome VARCHAR, free VARCHAR, bank_coins INTEGER, left_coins INTEGER, "
-             "right_coins INTEGER, left_units VARCHAR, right_units VARCHAR, purchase_stated BOOLEAN, "
-             "income INTEGER, extra_turn BOOLEAN, kept_last BOOLEAN, discard VARCHAR, pick VARCHAR, "
-             "pick_declined BOOLEAN, errors INTEGER, annotated BOOLEAN, glyph VARCHAR, line INTEGER, "
-             "column INTEGER",
-    "military": "game_id BIGINT, age INTEGER, seat INTEGER, opponent INTEGER, token INTEGER, result VARCHAR",
-    "findings": "game_id BIGINT, address VARCHAR, seat INTEGER, rule VARCHAR, severity VARCHAR, kind VARCHAR, "
-                "message VARCHAR, line INTEGER, column INTEGER",
+    "games": "game_id BIGINT, kind VARCHAR, file VARCHAR, game_number INTEGER, start_line INTEGER, readable "
+             "BOOLEAN, complete BOOLEAN, players INTEGER, date_text VARCHAR, played_on DATE, event_name VARCHAR, "
+             "site VARCHAR, tags VARCHAR, seed_algorithm VARCHAR, seed UBIGINT, guild_list VARCHAR[], turns "
+             "INTEGER, actions INTEGER, results_stated BOOLEAN, results_match BOOLEAN, error_count INTEGER, "
+             "warning_count INTEGER, note_count INTEGER",
+    "seats": "game_id BIGINT, seat INTEGER, player VARCHAR, wonder VARCHAR, side VARCHAR, military_points INTEGER,"
+             " treasury_points INTEGER, wonder_points INTEGER, civilian_points INTEGER, commercial_points INTEGER,"
+             " guild_points INTEGER, science_points INTEGER, total_points INTEGER, final_coins INTEGER, place "
+             "INTEGER, winner BOOLEAN, stages_built INTEGER, cities_points INTEGER, leaders_points INTEGER, "
+             "armada_points INTEGER, edifice_points INTEGER, tablets INTEGER, compasses INTEGER, gears INTEGER, "
+             "science_wildcards INTEGER, coins_by_age INTEGER[], shields_by_age INTEGER[], tokens_by_age "
+             "INTEGER[], city VARCHAR[]",
+    "plays": "game_id BIGINT, age INTEGER, turn INTEGER, seat INTEGER, address VARCHAR, play_action VARCHAR, card "
+             "VARCHAR, card_key VARCHAR, colour VARCHAR, stage INTEGER, outcome VARCHAR, free_by VARCHAR, "
+             "bank_coins INTEGER, left_coins INTEGER, right_coins INTEGER, left_units VARCHAR[], right_units "
+             "VARCHAR[], purchase_stated BOOLEAN, income INTEGER, extra_turn BOOLEAN, kept_last BOOLEAN, "
+             "discarded_card VARCHAR, picked_card VARCHAR, picked_key VARCHAR, pick_declined BOOLEAN, play_errors "
+             "INTEGER, annotated BOOLEAN, glyph VARCHAR, play_line INTEGER, play_column INTEGER",
+    "military": "game_id BIGINT, age INTEGER, seat INTEGER, opponent INTEGER, token INTEGER, conflict_result VARCHAR",
+    "findings": "game_id BIGINT, finding_address VARCHAR, seat INTEGER, rule_id VARCHAR, severity VARCHAR, "
+                "finding_kind VARCHAR, message VARCHAR, finding_line INTEGER, finding_column INTEGER",
+    "hands": "game_id BIGINT, age INTEGER, turn INTEGER, seat INTEGER, held VARCHAR[]",
+    "cards": "card_key VARCHAR, card_name VARCHAR, card_age INTEGER, card_colour VARCHAR, coin_cost INTEGER, "
+             "resource_cost VARCHAR[], card_points INTEGER, card_shields INTEGER, science_symbol VARCHAR, effects "
+             "VARCHAR[], chain_from VARCHAR[], chain_to VARCHAR[], copies INTEGER[]",
 }
 
-
-#: The first schema (the archive as first committed, 6c8ed2b): every table's columns, in order. Columns added since
-#: are appended (spec/archive.md), so each of these stays where it was: a reader taking columns by position (a
-#: SELECT * into a table of the old layout, a positional INSERT, a client indexing rows) reads the same values.
+#: Schema 1 (before the manifest, issue 29): every table's columns, in order. Schema 2 renamed the colliding and
+#: keyword names (schema.RENAMED, listed by spec/archive.md) and dropped seats.players (games.players).
 FIRST_SCHEMA = {
     "games": "game_id file game line read complete players date played_on event site tags seed_algorithm seed guilds "
              "turns actions results_stated results_match errors warnings notes",
     "seats": "game_id seat name wonder side players military treasury wonder_points civilian commercial guilds science "
-             "total coins rank winner stages",
+             "total coins rank winner stages cities leaders armada edifice",
     "plays": "game_id age turn seat action card colour stage outcome free bank_coins left_coins right_coins left_units "
              "right_units purchase_stated income extra_turn kept_last discard pick pick_declined errors annotated glyph "
              "line column",
@@ -57,7 +63,7 @@ def spec_columns(table: str) -> list[tuple[str, str]]:
     """The (column, type) rows of ``table``'s section of spec/archive.md, in the order the page lists them."""
     text = SPEC.read_text(encoding="utf-8")
     section = text.split(f"### `{table}`", 1)[1].split("\n### ", 1)[0]
-    return re.findall(r"^\| `([a-z_]+)` \| ([A-Z]+) \|", section, re.M)
+    return re.findall(r"^\| `([a-z_]+)` \| ([A-Z]+(?:\[\])?) \|", section, re.M)
 
 
 def test_the_schema_is_pinned():
@@ -69,15 +75,40 @@ def test_the_spec_documents_every_column_with_its_type_in_the_schemas_order():
         assert spec_columns(table) == list(cols), table
 
 
-def test_the_first_schemas_columns_come_first_in_their_first_order():
-    """Stable across versions: every table starts with the first schema's columns, in that order, in the package,
-    in the spec and in the Parquet parts (test_parquet_parts_carry_the_schema_types); new columns only follow.
-    The seats table's expansion rows were inserted after science once, which moved total … stages."""
-    assert set(FIRST_SCHEMA) == set(TABLES)
+def test_schema_2_renames_every_schema_1_name_it_does_not_keep_and_the_spec_lists_each():
+    """Issue 29 item 5: each schema-1 column is kept under its name, renamed (RENAMED, and spec/archive.md's
+    table of renames says so), or seats.players, dropped for games.players; the version is 2."""
+    from wnotation.archive.schema import RENAMED, SCHEMA_VERSION
+
+    assert SCHEMA_VERSION == 2
+    spec = SPEC.read_text(encoding="utf-8")
     for table, names in FIRST_SCHEMA.items():
-        first = names.split()
-        assert [n for n, _ in TABLES[table]][:len(first)] == first, table
-        assert [n for n, _ in spec_columns(table)][:len(first)] == first, table
+        now = {n for n, _ in TABLES[table]}
+        for name in names.split():
+            if name in RENAMED[table]:
+                assert RENAMED[table][name] in now and name not in now, (table, name)
+                assert f"| `{table}.{name}` | `{RENAMED[table][name]}` |" in spec, (table, name)
+            elif (table, name) == ("seats", "players"):
+                assert name not in now and "| `seats.players` | (removed: `games.players`) |" in spec
+            else:
+                assert name in now, (table, name)
+
+
+def test_names_never_collide_in_joins_and_never_need_quoting():
+    """Issue 29 item 5: but for the join keys, no column name is in two tables or is a table's name, and none is
+    a DuckDB keyword (of any category), so joins and SELECT * never clash and no name needs quotes."""
+    duckdb = pytest.importorskip("duckdb")
+    from wnotation.archive.schema import KEYS
+
+    keywords = {k for (k,) in duckdb.sql("SELECT keyword_name FROM duckdb_keywords()").fetchall()}
+    seen: dict[str, str] = {}
+    for table, cols in TABLES.items():
+        assert table not in keywords
+        for name, _ in cols:
+            assert name not in keywords and name not in TABLES, (table, name)
+            if name not in KEYS:
+                assert name not in seen, (table, name, seen.get(name))
+                seen[name] = table
 
 
 def test_parquet_parts_carry_the_schema_types(tmp_path):

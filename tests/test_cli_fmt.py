@@ -26,11 +26,29 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @cache
 def bare(players: int = 4, seed: int = 7, bot: str = "greedy"):
-    """A bot game with every stated purchase left out (the bot's own Records are already canonical), so that the
-    ambiguous costs lose the purchase that canonical form states."""
+    """A bot game with every stated purchase left out that the engine would choose itself (the bot's own Records
+    are already canonical), so that the ambiguous costs lose the purchase that canonical form states. A purchase
+    the engine would not choose stays: the bot breaks ties between equal purchases with its seeded generator
+    (issue 29 item 9), and leaving such a purchase out would make another game."""
+    from wnotation.engine import replay
+    from wnotation.engine.legal import legal_actions
+
     game = play_game(players, seed, bot)
-    turns = tuple(t.model_copy(update={"actions": tuple(a.model_copy(update={"purchase": None}) for a in t.actions)})
-                  for t in game.turns)
+    played = replay(game)
+    keys = list(played.marks)
+    before = dict(zip(keys[1:], keys))
+
+    def engines(turn, a) -> bool:
+        state = played.position(before[turn.label])
+        for b in legal_actions(state, a.seat):
+            if b.default and b.use == a.use and b.card.name == a.card:
+                return (tuple(sorted(b.purchase.left)), tuple(sorted(b.purchase.right))) == (a.purchase.left,
+                                                                                             a.purchase.right)
+        return False
+
+    turns = tuple(t.model_copy(update={"actions": tuple(
+        a.model_copy(update={"purchase": None}) if a.purchase is None or engines(t, a) else a for a in t.actions)})
+        for t in game.turns)
     return game.model_copy(update={"turns": turns})
 
 

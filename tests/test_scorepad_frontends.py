@@ -90,8 +90,9 @@ def test_the_archive_seats_rows_carry_the_expansion_rows_and_no_stage_count():
     rows = game_rows(record, played, gid=1, source=str(PAD), index=1).tables["seats"]
     names = [c for c, _ in TABLES["seats"]]
     first = dict(zip(names, rows[0]))
-    assert (first["cities"], first["leaders"], first["armada"], first["edifice"]) == (3, 9, None, None)
-    assert first["total"] == 72 and first["winner"] is True and first["stages"] is None
+    assert (first["cities_points"], first["leaders_points"], first["armada_points"], first["edifice_points"]) == \
+        (3, 9, None, None)
+    assert first["total_points"] == 72 and first["winner"] is True and first["stages_built"] is None
 
 
 def test_the_pad_round_trips_through_json_and_its_json_is_valid_under_the_published_schema(tmp_path):

@@ -42,22 +42,48 @@ def connect(address: str) -> Any:
         raise ArchiveError(f"cannot reach the Dask scheduler at {address}: {' '.join(str(exc).split())}") from None
 
 
-def _ordered(client: Any, calls: Iterable[tuple[str, Callable[..., Any], tuple[Any, ...]]]) -> Iterator[Any]:
+def _lost(address: str) -> ArchiveError:
+    return ArchiveError(f"lost the Dask scheduler at {address} before every piece was done: nothing was "
+                        "written; start the scheduler again (or run without --scheduler) and export again")
+
+
+def _result(future: Any, address: str) -> Any:
+    """``future``'s result; a task's own exception raised as it is, the scheduler going away as one
+    :class:`ArchiveError` (the future then ends cancelled or lost, not in error)."""
+    try:
+        return future.result()
+    except Exception:
+        if future.status == "error":
+            raise  # the task's own exception (a part it could not write)
+        raise _lost(address) from None
+
+
+def _ordered(client: Any, calls: Iterable[tuple[str, Callable[..., Any], tuple[Any, ...]]],
+             address: str = "") -> Iterator[Any]:
     """The results of ``(key, function, args)`` calls run as cluster tasks, in the order given, with at most
     :data:`IN_FLIGHT` tasks per worker thread submitted and not yet gathered. A task's own exception is raised
-    here; a task whose worker died is rerun by the scheduler."""
-    threads = max(1, sum(client.nthreads().values()))
+    here; a task whose worker died is rerun by the scheduler; a scheduler gone away is :class:`ArchiveError`."""
+    try:
+        threads = max(1, sum(client.nthreads().values()))
+    except (OSError, TimeoutError):
+        raise _lost(address) from None
     flying: deque[Any] = deque()
     try:
         for key, function, args in calls:
-            flying.append(client.submit(function, *args, key=key, pure=False))
+            try:
+                flying.append(client.submit(function, *args, key=key, pure=False))
+            except (OSError, TimeoutError, RuntimeError):
+                raise _lost(address) from None
             while len(flying) >= IN_FLIGHT * threads:
-                yield flying.popleft().result()
+                yield _result(flying.popleft(), address)
         while flying:
-            yield flying.popleft().result()
+            yield _result(flying.popleft(), address)
     finally:
         for future in flying:
-            future.cancel()
+            try:
+                future.cancel()
+            except Exception:  # the scheduler is gone: nothing to cancel there
+                pass
 
 
 def run_export(address: str, out: str, work: Iterable[Any], done: Callable[[dict[str, int]], None]) -> None:
@@ -70,7 +96,7 @@ def run_export(address: str, out: str, work: Iterable[Any], done: Callable[[dict
     client = connect(address)
     try:
         calls = ((f"wnotation-export-{run}-{p.input_number}-{p.number}", export_piece, (target, p)) for p in work)
-        for counts in _ordered(client, calls):
+        for counts in _ordered(client, calls, address):
             done(counts)
     finally:
         client.close()
@@ -102,7 +128,7 @@ def check_on_cluster(inputs: Sequence[str], address: str, allow_empty: bool = Fa
                         first.append(piece.split("\n", 1)[0])
                     yield f"wnotation-check-{run}-{k}-{n}", check_piece, (piece, path, line0)
 
-            result = Run(path, None, _ordered(client, calls()), first, allow_empty)
+            result = Run(path, None, _ordered(client, calls(), address), first, allow_empty)
             yield result
             for _ in result.games():  # what the caller left unread
                 pass

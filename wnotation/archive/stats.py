@@ -2,7 +2,7 @@
 from them) run by DuckDB on an archive: a Parquet directory, a DuckDB file, or 7WN files exported into memory.
 
 Every filter value is a bound named parameter (``$players``, ``$event``, ``$date_from``, ``$date_to``,
-``$player``); SQL text comes from the package only. :func:`run_stats` returns plain data (a report per query:
+``$player``, ``$age``); SQL text comes from the package only. :func:`run_stats` returns plain data (a report per query:
 its columns and rows), which the CLI renders as tables, JSON or CSV.
 """
 
@@ -23,7 +23,8 @@ from .store import ArchiveError, duckdb, insert_all, is_archive_dir, read_parque
 __all__ = ["QUERIES", "Filters", "Report", "connect", "query_text", "run_query", "run_stats"]
 
 #: The standard report's queries, in the order they are shown; ``player`` reports replace them with --player.
-QUERIES = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades")
+QUERIES = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades",
+           "neighbour_coins", "military_tokens", "science")
 PLAYER_QUERIES = ("overview", "player", "player_games")
 
 
@@ -46,11 +47,12 @@ class Filters:
     date_from: date | None = None
     date_to: date | None = None
     player: str | None = None
+    age: int | None = None  # the cards report: only the cards of this Age (1, 2, 3)
 
     def parameters(self, sql: str) -> dict[str, Any]:
         """The named parameters ``sql`` uses, with their values (DuckDB refuses unused ones)."""
         values = {"players": self.players, "event": self.event, "date_from": self.date_from,
-                  "date_to": self.date_to,
+                  "date_to": self.date_to, "age": self.age,
                   "player": None if self.player is None else unicodedata.normalize("NFC", self.player)}
         used = set(re.findall(r"\$([a-z_]+)", sql))
         return {k: v for k, v in values.items() if k in used}
@@ -89,7 +91,18 @@ def connect(sources: Sequence[Any], progress: Callable[[int], None] | None = Non
         read_parquet_tables(con, paths[0])
         return con
     if len(sources) == 1 and paths and Path(paths[0]).is_file() and is_duckdb_file(paths[0]):
-        return db.connect(os.fspath(paths[0]), read_only=True)
+        from .manifest import read_db_manifest
+
+        try:
+            con = db.connect(os.fspath(paths[0]), read_only=True)
+        except db.Error as exc:
+            raise ArchiveError(f"cannot read the DuckDB file {paths[0]}: {' '.join(str(exc).split())}") from None
+        try:
+            read_db_manifest(con, paths[0])
+        except ArchiveError:
+            con.close()
+            raise
+        return con
     if any(Path(p).is_dir() and is_archive_dir(p) or Path(p).is_file() and is_duckdb_file(p) for p in paths):
         raise ArchiveError("give one archive (a Parquet directory or a DuckDB file) or 7WN files, not a mix")
     from .export import pieces
@@ -101,13 +114,24 @@ def connect(sources: Sequence[Any], progress: Callable[[int], None] | None = Non
     create_tables(con)
     scratch = _Scratch(con)
     rows = Rows()
-    for piece in pieces(sources, on_rows=lambda k, whole: rows.add(whole)):
+    seen: set[int] = set()  # a game already read is left out when it comes again, as export leaves it out
+
+    def add(part: Rows) -> None:
+        ids = [row[0] for row in part.tables["games"]]
+        again = {gid for gid in ids if gid in seen}
+        seen.update(ids)
+        rows.add(part.without(again) if again else part)
+
+    for piece in pieces(sources, on_rows=lambda k, whole: add(whole)):
         part = piece_rows(piece.text, piece.source, piece.input_number, piece.first_game, piece.line0)
-        rows.add(part)
+        add(part)
         if progress is not None:
             progress(part.games)
         if len(rows.tables["plays"]) > 50_000:
             scratch.flush(rows)
+    from .rows import card_rows
+
+    rows.tables["cards"] = card_rows()
     scratch.flush(rows)
     return con
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .schema import ORDER, TABLES
+from .schema import ORDER, PIECE_TABLES, TABLES
 
 __all__ = ["ArchiveError", "create_tables", "duckdb", "insert_rows", "part_name", "read_parquet_tables",
            "write_part"]
@@ -65,10 +65,18 @@ def _as_text(value: object) -> object:
     return None if value is None else str(value)
 
 
+def _cast(k: int, name: str, kind: str) -> str:
+    """The SELECT item of column ``name`` of type ``kind`` from item ``k`` of the row's array: a list's item comes
+    as its JSON text, parsed as a list of text (any character of a name or unit stays data)."""
+    if kind == "VARCHAR[]":
+        return f"""from_json(v[{k + 1}], '["VARCHAR"]') AS {_ident(name)}"""
+    return f"CAST(v[{k + 1}] AS {kind}) AS {_ident(name)}"
+
+
 def _select_sql(table: str) -> str:
     """A SELECT of ``table``'s rows from a JSON file (the one parameter): an array of rows, each an array read as
     text and cast to its column's type (DuckDB's JSON reader cannot type an array's items one by one)."""
-    values = ", ".join(f"CAST(v[{k + 1}] AS {kind}) AS {_ident(name)}" for k, (name, kind) in enumerate(TABLES[table]))
+    values = ", ".join(_cast(k, name, kind) for k, (name, kind) in enumerate(TABLES[table]))
     return (f"SELECT {values} FROM read_json(?, format = 'array', records = false, columns = {{'v': 'VARCHAR[]'}}, "
             "maximum_object_size = 1073741824)")
 
@@ -137,9 +145,9 @@ def write_part(out: str | os.PathLike[str], input_number: int, piece: int, table
     if own:
         con = writer()
     try:
-        for table in TABLES:
-            final = root / part_name(table, input_number, piece)
-            final.parent.mkdir(parents=True, exist_ok=True)
+        for table in PIECE_TABLES:
+            final = root / part_name(table, input_number, piece)  # its folder made by the export, never here:
+            # a task still running after its export ended (a lost scheduler) fails instead of writing anew
             temp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
             rows = tables.get(table)
             if rows:
@@ -154,6 +162,24 @@ def write_part(out: str | os.PathLike[str], input_number: int, piece: int, table
     finally:
         if own:
             con.close()
+
+
+#: The one part of the ``cards`` table.
+CARDS_PART = "cards/part-catalogue.parquet"
+
+
+def write_cards(out: str | os.PathLike[str], con: Any) -> None:
+    """Write the ``cards`` table (the catalogue's designs) as its one part under ``out``."""
+    from .rows import card_rows
+
+    final = Path(out) / CARDS_PART
+    temp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+    rel, path = _relation(con, "cards", card_rows(), out)
+    try:
+        rel.write_parquet(str(temp), compression=COMPRESSION)
+    finally:
+        os.unlink(path)
+    os.replace(temp, final)
 
 
 def part_files(out: str | os.PathLike[str], table: str) -> list[str]:
@@ -173,34 +199,49 @@ def remove_temporaries(out: str | os.PathLike[str]) -> None:
 
 
 def is_archive_dir(path: str | os.PathLike[str]) -> bool:
-    return all((Path(path) / t).is_dir() for t in TABLES)
+    """Whether the directory at ``path`` looks like an archive (a manifest, or a folder for every table): what
+    a reader then checks (:func:`~.manifest.verified_parts`) and an export may replace."""
+    from .manifest import MANIFEST
+
+    root = Path(path)
+    return (root / MANIFEST).is_file() or all((root / t).is_dir() for t in PIECE_TABLES)
 
 
 def read_parquet_tables(con: Any, out: str | os.PathLike[str]) -> None:
     """Make each table of the Parquet archive directory ``out`` a view of ``con`` (paths passed through DuckDB's
-    Python API, never SQL text)."""
-    for table in TABLES:
-        files = part_files(out, table)
-        if not files:
-            raise ArchiveError(f"{out} has no Parquet part of the {table} table")
-        con.read_parquet(files).create_view(table)
+    Python API, never SQL text), once its manifest is checked (:class:`ArchiveError` otherwise)."""
+    from .manifest import verified_parts
+
+    for table, files in verified_parts(out).items():
+        if files:
+            con.read_parquet(files).create_view(table)
+        else:
+            con.execute(_create_sql(table, temp=True))
 
 
-def load_parquet(con: Any, out: str | os.PathLike[str], *, replace: bool = True) -> None:
-    """Copy the Parquet archive directory ``out`` into tables of ``con`` (a DuckDB file), in key order."""
+def load_parquet(con: Any, out: str | os.PathLike[str], parts: dict[str, list[str]] | None = None, *,
+                 replace: bool = True) -> None:
+    """Copy the Parquet archive directory ``out`` into tables of ``con`` (a DuckDB file), in key order: its parts
+    as its manifest lists them (checked), or ``parts`` when the caller has just written them."""
+    from .manifest import verified_parts
+
+    files_of = verified_parts(out) if parts is None else parts
     create_tables(con, replace=replace)
     for table in TABLES:
-        files = part_files(out, table)
+        files = files_of[table]
         if files:
             rel = con.read_parquet(files)
             rel.insert_into(table)
 
 
 def read_table(out: str | os.PathLike[str], table: str) -> list[tuple]:
-    """Every row of ``table`` of a Parquet archive directory, in key order (for tests and comparisons)."""
+    """Every row of ``table`` of a Parquet archive directory (its manifest checked), in key order (for tests and
+    comparisons)."""
+    from .manifest import verified_parts
+
     con = duckdb().connect()
     try:
-        files = part_files(out, table)
+        files = verified_parts(out)[table]
         if not files:
             return []
         order = ", ".join(_ident(c) for c in ORDER[table])

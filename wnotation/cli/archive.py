@@ -17,10 +17,15 @@ from .output import echo, emit_data
 from .progress import Progress, games_in
 
 EXPORT_EPILOG = """\b
-The archive's tables (games, seats, plays, military, findings) are documented in
-spec/archive.md. Broken games and unreadable inputs are rows too (games.read false, their
-errors in findings); the summary line counts them. Exit codes: 0 every game exported
-clean, 1 some input or game has an error (it is in the tables), 2 usage error.
+The archive's tables (games, seats, plays, military, findings, cards) and its manifest
+are documented in spec/archive.md (schema 2). All or nothing: DIR is written beside its
+place and moved there at the end, manifest.json last (an earlier archive stays readable
+until then); the DuckDB file in one transaction. Broken games and unreadable inputs are
+rows too (games.readable false, their errors in findings); the summary line counts them
+and the games that break the rules, as check's does. A game that comes again is
+exported once. Exit codes: 0 every game exported clean, 1 some input or game has an
+error (it is in the tables), 2 usage error, an output that cannot be written, a lost
+Dask scheduler.
 
 \b
 Examples:
@@ -46,14 +51,17 @@ def _archive_errors() -> tuple[type[Exception], ...]:
 @click.command(epilog=EXPORT_EPILOG, short_help="Export records as an archive: Parquet tables or a DuckDB file.")
 @click.argument("paths", nargs=-1, required=True, metavar="SRC...", type=RECORD_PATH)
 @click.option("--output", "-o", "out", metavar="DIR", type=click.Path(file_okay=False),
-              help="Write the Parquet tables into DIR (created; an earlier archive there is replaced).")
+              help="Write the Parquet tables into DIR (created; an earlier archive there is replaced whole, at the end).")
 @click.option("--duckdb", "duckdb_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Also (or only) write the tables into the DuckDB file FILE (tables of those names replaced).")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, metavar="N",
               help="Export in N worker processes (0: one per CPU). The files are the same whatever N is.")
+@click.option("--hands", is_flag=True, help="Also write the hands table: what each seat held at each turn, where "
+              "the record knows it (about half as much time again).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run the pieces on the Dask cluster whose scheduler is at "
               "ADDRESS (tcp://host:8786); its workers need wnotation and DIR at the same path.")
-def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, jobs: int, scheduler: str | None) -> int:
+def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, jobs: int, hands: bool,
+           scheduler: str | None) -> int:
     """Export 7WN records as an archive for SQL: one row per game, seat, play, military conflict and finding.
 
     SRC is a .7wn file, a directory (searched recursively for *.7wn files) or - for standard input. Needs
@@ -70,7 +78,7 @@ def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, job
         with batch_collection(), Progress("exporting", lambda: games_in(found)) as progress:
             # forked --jobs workers inherit the collector policy, as check's do
             summary = run_export(inputs, out, duckdb_file=duckdb_file, jobs=jobs, scheduler=scheduler,
-                                 progress=progress.advance)
+                                 progress=progress.advance, hands=hands)
     except _archive_errors() as exc:
         raise UserError(str(exc)) from None
     echo(str(summary))
@@ -92,8 +100,8 @@ Examples:
 
 
 #: The reports --report names (the query files of wnotation/archive/sql/, picked_games aside).
-REPORTS = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades", "player",
-           "player_games")
+REPORTS = ("overview", "wonders", "player_counts", "wonders_by_players", "categories", "cards", "trades",
+           "neighbour_coins", "military_tokens", "science", "player", "player_games")
 PLAYER_REPORTS = ("player", "player_games")
 
 
@@ -117,16 +125,19 @@ class DateType(click.ParamType):
 @click.option("--event", metavar="E", help="Only games whose Event tag is E.")
 @click.option("--from", "date_from", type=DateType(), help="Only games played on or after this date.")
 @click.option("--to", "date_to", type=DateType(), help="Only games played on or before this date.")
+@click.option("--age", type=click.IntRange(1, 3), metavar="N", help="The cards report: only the cards of Age N "
+              "(Age I's and Age II's cards of one name are two rows in any case).")
 @click.option("--report", "only", multiple=True, metavar="NAME", type=click.Choice(REPORTS),
               help=f"Only this report (repeatable): {', '.join(REPORTS)}.")
 @click.option("--json", "as_json", is_flag=True, help="Print every report as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print every report as CSV (a line with the report's name "
               "before each).")
 def stats(paths: tuple[str, ...], player: str | None, players: int | None, event: str | None,
-          date_from: date | None, date_to: date | None, only: tuple[str, ...], as_json: bool, as_csv: bool) -> None:
+          date_from: date | None, date_to: date | None, age: int | None, only: tuple[str, ...], as_json: bool,
+          as_csv: bool) -> None:
     """Answer the standard questions of an archive: win rate and average score by Wonder and side and by player
-    count, points per category, cards built and how they go with winning, trade flows; or with --player one
-    player's record.
+    count, points per category, cards built and how they go with winning, trade flows, coins paid to each
+    neighbour, military tokens, science sets; or with --player one player's record.
 
     SRC is an archive directory written by export, a DuckDB file written by export --duckdb, or 7WN files and
     directories (read into memory first). Needs DuckDB: pip install 'wnotation[analytics]'.
@@ -142,7 +153,7 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
         sources: list[Any] = _inputs(found)
     else:
         sources = list(paths)
-    filters = Filters(players, event, date_from, date_to, player)
+    filters = Filters(players, event, date_from, date_to, player, age)
     if only and any((name in PLAYER_REPORTS) != (player is not None) for name in only if name != "overview"):
         raise click.UsageError("the player and player_games reports need --player, the others go without it")
     try:
@@ -154,7 +165,7 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
         from .output import emit_json
 
         emit_json({"filters": {"players": players, "event": event, "from": _iso(date_from),
-                               "to": _iso(date_to), "player": player},
+                               "to": _iso(date_to), "player": player, "age": age},
                    "reports": [r.to_dict() for r in reports]})
         return
     if as_csv:
@@ -182,6 +193,9 @@ TITLES = {
     "categories": "Points per category",
     "cards": "Cards built",
     "trades": "Trade flows (buyer -> seller)",
+    "neighbour_coins": "Coins paid to each neighbour per seat and game",
+    "military_tokens": "Military tokens by Age",
+    "science": "Science sets completed",
     "player": "Player record",
     "player_games": "Player games",
 }

@@ -73,8 +73,14 @@ def _worth(i: CardInfo, effects: Sequence[Effect], gain: float) -> float:
 def _choose(state: Game, options: Sequence[LegalAction], bot: str, rng: deck.SplitMix64) -> LegalAction:
     if bot == "random":
         return options[rng.below(len(options))]
-    best = max(range(len(options)), key=lambda k: (_value(state, options[k]), -k))
-    return options[best]
+    values = [_value(state, a) for a in options]
+    best = max(range(len(options)), key=lambda k: (values[k], -k))
+    chosen = options[best]
+    # the same play with purchases of equal worth (the same coins, bought from one neighbour or the other): the
+    # seeded generator picks one, so that the bot favours neither side (the first listed buys on the right)
+    ties = [a for k, a in enumerate(options) if values[k] == values[best] and a.use == chosen.use
+            and a.card is chosen.card and a.keeps == chosen.keeps and a.discard == chosen.discard]
+    return ties[rng.below(len(ties))] if len(ties) > 1 else chosen
 
 
 def _choices(legal: Sequence[LegalAction]) -> Sequence[LegalAction]:

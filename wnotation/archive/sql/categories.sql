@@ -3,8 +3,10 @@
 -- the category's share of all points scored, over complete games.
 WITH points AS (
   UNPIVOT (
-    SELECT s.game_id, s.seat, s.winner, s.military, s.treasury, s.wonder_points AS wonder, s.civilian,
-           s.commercial, s.guilds, s.science, s.cities, s.leaders, s.armada, s.edifice
+    SELECT s.game_id, s.seat, s.winner, s.military_points AS military, s.treasury_points AS treasury,
+           s.wonder_points AS wonder, s.civilian_points AS civilian, s.commercial_points AS commercial,
+           s.guild_points AS guilds, s.science_points AS science, s.cities_points AS cities,
+           s.leaders_points AS leaders, s.armada_points AS armada, s.edifice_points AS edifice
     FROM seats AS s
     JOIN picked_games AS g USING (game_id)
     WHERE g.complete

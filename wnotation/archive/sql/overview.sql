@@ -3,6 +3,6 @@ SELECT
   count(*) AS games,
   count(*) FILTER (WHERE complete) AS complete,
   coalesce(sum(actions), 0) AS plays,
-  coalesce(sum(errors), 0) AS errors,
+  coalesce(sum(error_count), 0) AS errors,
   count(*) FILTER (WHERE results_match = false) AS wrong_results
 FROM picked_games

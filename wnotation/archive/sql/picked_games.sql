@@ -3,8 +3,8 @@
 -- games.played_on: games with an unknown or partly unknown date drop out once a date filter is set).
 SELECT *
 FROM games
-WHERE "read"
+WHERE readable
   AND (CAST($players AS INTEGER) IS NULL OR players = CAST($players AS INTEGER))
-  AND (CAST($event AS VARCHAR) IS NULL OR event = CAST($event AS VARCHAR))
+  AND (CAST($event AS VARCHAR) IS NULL OR event_name = CAST($event AS VARCHAR))
   AND (CAST($date_from AS DATE) IS NULL OR played_on >= CAST($date_from AS DATE))
   AND (CAST($date_to AS DATE) IS NULL OR played_on <= CAST($date_to AS DATE))

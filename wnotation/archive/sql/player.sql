@@ -6,10 +6,10 @@ SELECT
   count(*) AS games,
   count(*) FILTER (WHERE s.winner) AS wins,
   round(avg(CASE WHEN s.winner THEN 1.0 ELSE 0.0 END), 4) AS win_rate,
-  round(avg(s.total), 2) AS avg_score,
-  round(avg(s.rank), 2) AS avg_rank
+  round(avg(s.total_points), 2) AS avg_score,
+  round(avg(s.place), 2) AS avg_rank
 FROM seats AS s
 JOIN picked_games AS g USING (game_id)
-WHERE g.complete AND s.name = CAST($player AS VARCHAR)
+WHERE g.complete AND s.player = CAST($player AS VARCHAR)
 GROUP BY GROUPING SETS ((), (s.wonder, s.side))
 ORDER BY s.wonder NULLS FIRST, s.side

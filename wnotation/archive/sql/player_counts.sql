@@ -5,8 +5,8 @@ WITH per_game AS (
     g.game_id,
     g.players,
     count(*) FILTER (WHERE s.winner) AS winners,
-    avg(s.total) AS avg_score,
-    avg(s.total) FILTER (WHERE s.winner) AS winning_score
+    avg(s.total_points) AS avg_score,
+    avg(s.total_points) FILTER (WHERE s.winner) AS winning_score
   FROM seats AS s
   JOIN picked_games AS g USING (game_id)
   WHERE g.complete

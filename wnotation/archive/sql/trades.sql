@@ -7,12 +7,10 @@ WITH per_seat AS (
     seat,
     count(*) FILTER (WHERE left_coins > 0) AS left_purchases,
     sum(left_coins) AS left_coins,
-    sum(CASE WHEN coalesce(left_units, '') = '' THEN 0
-             ELSE length(left_units) - length(replace(left_units, ' ', '')) + 1 END) AS left_units,
+    sum(coalesce(len(left_units), 0)) AS left_units,
     count(*) FILTER (WHERE right_coins > 0) AS right_purchases,
     sum(right_coins) AS right_coins,
-    sum(CASE WHEN coalesce(right_units, '') = '' THEN 0
-             ELSE length(right_units) - length(replace(right_units, ' ', '')) + 1 END) AS right_units
+    sum(coalesce(len(right_units), 0)) AS right_units
   FROM plays
   WHERE left_coins > 0 OR right_coins > 0
   GROUP BY game_id, seat

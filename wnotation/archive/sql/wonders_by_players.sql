@@ -5,7 +5,7 @@ SELECT
   s.side,
   count(*) AS seats,
   round(avg(CASE WHEN s.winner THEN 1.0 ELSE 0.0 END), 4) AS win_rate,
-  round(avg(s.total), 2) AS avg_score
+  round(avg(s.total_points), 2) AS avg_score
 FROM seats AS s
 JOIN picked_games AS g USING (game_id)
 WHERE g.complete
