@@ -191,10 +191,13 @@ def test_stepping_with_the_keyboard_shows_the_engines_coins_and_provisional_tota
         assert w.page.evaluate(READ_POSITION)["label"].startswith(f"{played.addresses[-1]}: ")
         w.page.keyboard.press("ArrowLeft")
         assert w.page.evaluate(READ_POSITION)["label"].startswith(f"{played.addresses[-2]}: ")
-        # the final sheet at the end, with its winners
+        # the result banner at the end, then the final sheet, above the table (issue 32 item 4)
         w.page.keyboard.press("End")
-        tiebreak = w.page.text_content("#tiebreak")
-        assert "Winner" in tiebreak or "Shared victory" in tiebreak
+        assert w.page.text_content("#banner-h") == "Winner: Grace with 50 points"
+        assert "Grace ranks first on coins (30 to 17)" in w.page.text_content("#tiebreak")
+        tops = w.page.evaluate("""() => ['banner', 'scores', 'cities'].map(
+            id => document.getElementById(id).getBoundingClientRect().top)""")
+        assert tops == sorted(tops), tops
         w.page.screenshot(path=str(ARTIFACTS / "viewer-7p-end.png"), full_page=True)
         steps = w.page.evaluate(TIME_STEPS)
         w.assert_quiet(path)
@@ -272,7 +275,8 @@ def test_the_seat_view_hides_the_other_hands(browser, folder) -> None:
         name = record.seats[1].name
         assert w.page.text_content("#view").startswith(f"As seen by {name}")
         hands = w.page.evaluate("""() => [...document.querySelectorAll('#cities article.city')].map(a => {
-            const h = a.querySelector('[data-field=hand]'); return h ? h.textContent : null; })""")
+            const h = a.querySelector('[data-field=hand]');
+            return h ? [...h.querySelectorAll('.tile')].map(t => t.dataset.card).join(', ') : null; })""")
         state = played.position("I.3")
         assert hands[1] == ", ".join(c.name for c in state.hands[1])
         assert all(set(h.split(", ")) == {"?"} for k, h in enumerate(hands) if k != 1)

@@ -85,7 +85,7 @@ def test_html_reads_stdin(tmp_path: Path) -> None:
 def test_html_view_takes_a_seat_name_or_number(tmp_path: Path) -> None:
     game = str(REPLAYS / "partial-4p-niamh.7wn")
     by_name = run("html", game, "--view", "  bao ").stdout
-    assert page_data(by_name)["view"] == {"seat": 2, "name": "Bao"}
+    assert page_data(by_name)["view"] == {"seat": 2, "name": "Bao", "comments": False}
     assert run("html", game, "--view", "#2").stdout == by_name == run("html", game, "--view", "2").stdout
     wrong = run("html", game, "--view", "Zed", code=2)
     assert wrong.stderr == "error: no seat 'Zed' in this game (seats: Niamh, Bao, Carmen, Dmitri, or 1-4)\n"
@@ -202,3 +202,18 @@ def test_a_sites_report_never_sends_control_characters_to_the_terminal(tmp_path:
     result = run("html", str(records), "-o", str(tmp_path / "site"), code=1)
     assert "1 error finding" in result.stderr
     assert not any(ch in result.stderr for ch in "\x1b\x07\u202e")
+
+
+def test_a_seat_view_drops_the_comments_that_name_hidden_cards_unless_kept(tmp_path: Path) -> None:
+    game = str(REPLAYS / "7p-all-wonders.7wn")
+    secret = "the kept Caravansery is sold"  # Mateo's sale, which Elif's view shows as "sell ?"
+    assert secret in run("html", game).stdout
+    seen = run("html", game, "--view", "Elif").stdout
+    data = page_data(seen)
+    assert secret not in seen and "Caravansery is sold" not in data["source"]
+    assert "!" not in {a["note"]["glyph"] for p in data["positions"] if p["played"] for a in p["played"]["actions"]}
+    assert data["view"] == {"seat": 1, "name": "Elif", "comments": False}
+    assert data["download"] == "7p-all-wonders-seen-by-Elif.7wn"
+    kept = run("html", game, "--view", "Elif", "--keep-comments").stdout
+    assert secret in kept and page_data(kept)["view"]["comments"] is True
+    run("html", game, "--keep-comments", code=2)  # only a seat's view has comments to keep

@@ -119,7 +119,9 @@ def test_a_hostile_page_has_the_elements_of_a_harmless_one(name: str, seat: int 
     if seat is None:
         assert data["source"] == (HOSTILE / name).read_text(encoding="utf-8")
     outside = re.sub(r'<script type="application/json" id="wn-data">[^<]*</script>', "", document)
-    assert "__pwned" not in outside.replace(_title_of(document), "")  # only in the escaped <title>
+    # only as escaped element text (the <title>, the players, sheet and 7WN text shown without JavaScript), never
+    # in markup: with every text node taken out, no trace is left
+    assert "__pwned" not in re.sub(r">[^<]*<", "><", outside)
     assert "<script>window" not in outside and "<img" not in outside
 
 
@@ -166,7 +168,7 @@ def test_a_1_mb_value_gives_a_page_linear_in_it(where: str) -> None:
     # tokens), each escaped for JSON, never once per position or per event
     unit = len(script_json(big))
     assert len(document) < 6 * unit + MB, len(document) / unit
-    assert peak < 100 * len(big), peak / len(big)
+    assert peak < 120 * len(big), peak / len(big)  # 100 before the page's own copy of its text, for no script
     assert structure(document) == structure(page(harmless(record), replay(harmless(record))))
     picture = sheet_svg(played)  # a name in full once (its column's <title>), shortened where it is drawn
     assert len(picture) < 2 * len(xml_text(big)) + 100_000

@@ -46,8 +46,12 @@ Examples:
               "a folder (existing, or ending in /) for a site.")
 @click.option("--game", type=click.IntRange(min=1), default=None, metavar="N", help="Which game of the file (1 first).")
 @click.option("--view", "view", metavar="SEAT", shell_complete=completion.seat,
-              help="Show the game as this seat saw it (a name or a number): other hands and hidden cards unknown.")
-def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str | None) -> int:
+              help="Show the game as this seat saw it (a name or a number): other hands and hidden cards unknown, "
+              "and no comments or glyphs (they can name hidden cards).")
+@click.option("--keep-comments", is_flag=True, help="With --view: keep the annotator's comments and glyphs (the "
+              "page then warns that they may reveal what the seat did not see).")
+def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str | None,
+         keep_comments: bool) -> int:
     """Write game N of PATH (- for stdin) as one self-contained HTML page, or every game of the PATHs as a site.
 
     The page shows every position: each city, the turn's actions and trades, the commentary, the provisional
@@ -55,8 +59,10 @@ def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str
     "download .7wn" button.
     """
     site = len(paths) > 1 or any(p != STDIN and os.path.isdir(p) for p in paths) or _names_folder(output)
+    if keep_comments and view is None:
+        raise click.UsageError("--keep-comments applies to a seat's view: give --view SEAT too")
     if not site:
-        return _page(paths[0], output, game or 1, view)
+        return _page(paths[0], output, game or 1, view, keep_comments)
     if output is None:
         raise click.UsageError("a site is written to a folder: give -o FOLDER")
     if STDIN in paths:
@@ -65,14 +71,14 @@ def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str
         raise click.UsageError("--game chooses one game of a file; a site has a page for every game")
     if view is not None and not view.lstrip("#").isdigit():
         raise click.UsageError("a site's --view is a seat number (seat names differ from game to game)")
-    return _site(paths, output, int(view.lstrip("#")) if view is not None else None)
+    return _site(paths, output, int(view.lstrip("#")) if view is not None else None, keep_comments)
 
 
 def _names_folder(output: str | None) -> bool:
     return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
 
 
-def _page(path: str, output: str | None, game: int, view: str | None) -> int:
+def _page(path: str, output: str | None, game: int, view: str | None, keep_comments: bool = False) -> int:
     from ..diagnostics import game_pieces, normalise, source_lines
     from ..notation import NotationError, read_games
     from ..viewer import page
@@ -92,17 +98,18 @@ def _page(path: str, output: str | None, game: int, view: str | None) -> int:
     piece, line0 = pieces[game - 1] if len(pieces) == len(games) else (None, 0)
     stem = "game" if source == STDIN_NAME else Path(source).stem
     name = f"{stem}-{game}" if len(games) > 1 else stem
-    document = page(record, played, view_seat=seat, source=piece, line0=line0, download_name=name)
+    document = page(record, played, view_seat=seat, source=piece, line0=line0, download_name=name,
+                    keep_comments=keep_comments)
     _emit(document, output)
     return code
 
 
-def _site(paths: tuple[str, ...], output: str, view: int | None) -> int:
+def _site(paths: tuple[str, ...], output: str, view: int | None, keep_comments: bool = False) -> int:
     from ..viewer import build_site
 
     expand(paths)  # a missing path, or a folder without any .7wn file, is a usage error before anything is written
     try:
-        report = build_site(paths, output, view_seat=view)
+        report = build_site(paths, output, view_seat=view, keep_comments=keep_comments)
     except OSError as exc:
         raise UserError(f"cannot write {exc.filename or output}: {(exc.strerror or str(exc)).lower()}") from None
     codes = [EXIT_OK]

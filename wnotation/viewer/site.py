@@ -114,12 +114,12 @@ def write_inside(out: Path, name: str, content: str) -> Path:
 
 
 def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], *,
-               view_seat: int | None = None) -> SiteReport:
+               view_seat: int | None = None, keep_comments: bool = False) -> SiteReport:
     """Write a viewer page for every game of ``inputs`` (files or directories of ``*.7wn``) and ``index.html``
     into the folder ``out`` (created if missing). A game that cannot be read gets an index row with the reason
     and no page; a file that cannot be read at all (missing, not UTF-8) is listed in the report. ``view_seat``
     shows every game as that seat number saw it (a game with fewer seats is shown whole). Each page embeds its
-    game's own text. Returns the :class:`SiteReport`. Cost: one replay and one page per game, one file's text and
+    game's own text (``keep_comments``: as :func:`wnotation.viewer.page`'s). Returns the :class:`SiteReport`. Cost: one replay and one page per game, one file's text and
     Records in memory at a time."""
     from ..engine import replay
 
@@ -147,7 +147,8 @@ def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[
             played = replay(game)
             seat = view_seat if view_seat is not None and view_seat <= game.players else None
             write_inside(out_dir, name, page(game, played, view_seat=seat, source=piece, line0=line0,
-                                             download_name=name.removesuffix(".html")))
+                                             download_name=name.removesuffix(".html"),
+                                             keep_comments=keep_comments))
             sheet = played.scores
             report.games.append(SiteGame(
                 str(path), number, name,
