@@ -517,3 +517,116 @@ def test_a_missing_chromium_fails_under_ci_and_skips_elsewhere(monkeypatch, ci, 
     monkeypatch.setenv("CI", ci)
     with pytest.raises(outcome, match="chromium is missing"):
         next(launch())
+
+
+#: Every position of the page in turn (by the arrow key's handler), the board's and the controls' top edges at
+#: each, and the first city's: the board must not move as the game is stepped through.
+BOARD_EDGES = """() => {
+  const key = k => document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+  const n = document.querySelectorAll('#turnlist button').length, out = [];
+  const top = id => document.getElementById(id).getBoundingClientRect().top;
+  key('Home');
+  for (let k = 0; k < n; k++) {
+    out.push([top('board'), top('controls'), top('next'), window.scrollY]);
+    key('ArrowRight');
+  }
+  return out;
+}"""
+
+
+def _mid_age_two(played: Replay) -> str:
+    inside = [a for a in played.addresses if a.startswith("II.") and a not in ("II.0", "II.end")]
+    return inside[len(inside) // 2] if inside else played.addresses[len(played.addresses) // 2]
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_board_stays_put_and_every_bundled_replay_is_pictured_at_its_start_mid_age_ii_and_end(
+        browser, folder, size) -> None:
+    """Issue 32 items 3 and 11: at 1366x900 the board's top edge stays within 2 px over every position of every
+    bundled replay, the controls in reach; on a phone (390x844) the board starts on the first screen, before the
+    commentary, and nothing overflows sideways. Screenshots at the start, mid Age II and the end of each replay go
+    to tests/artifacts/viewer-REPLAY-SIZE-ADDRESS.png."""
+    viewport = {"width": 1366, "height": 900} if size == "desktop" else {"width": 390, "height": 844}
+    extra = {} if size == "desktop" else {"is_mobile": True, "has_touch": True}
+    w = Watched(browser, viewport=viewport, **extra)
+    opened: list[Path] = []
+    try:
+        for source in sorted((ROOT / "replays").glob("*.7wn")):
+            record, played, text = load(source.name)
+            if not played.addresses:
+                continue  # a score pad: no position to step through (its own test opens it on its sheet)
+            path = write_page(folder, f"put-{source.stem}.html", record, played, source=text)
+            opened.append(path)
+            w.open(path)
+            edges = w.page.evaluate(BOARD_EDGES)
+            assert len(edges) == len(played.addresses)
+            for k in range(4):
+                column = [e[k] for e in edges]
+                assert max(column) - min(column) <= 2, (source.name, k, min(column), max(column))
+            assert edges[0][2] < viewport["height"] and edges[0][3] == 0  # the controls in reach, no scrolling
+            w.page.keyboard.press("Home")
+            board, side = w.page.evaluate("""() => ['cities', 'notes'].map(
+                id => document.getElementById(id).getBoundingClientRect().top)""")
+            assert board < viewport["height"] * 0.6, (source.name, board)  # the table on the first screen
+            if size == "phone":
+                assert board < side, source.name  # the board before the commentary and findings
+                width = w.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+                assert width[0] <= width[1], (source.name, width)
+            for address in (played.addresses[0], _mid_age_two(played), played.addresses[-1]):
+                w.page.evaluate("(a) => { location.hash = a; }", address)
+                w.page.wait_for_function("(a) => document.getElementById('label').textContent.startsWith(a + ':')",
+                                         arg=address)
+                w.page.screenshot(path=str(ARTIFACTS / f"viewer-{source.stem}-{size}-{address}.png"))
+            w.assert_quiet(*opened)
+    finally:
+        w.close()
+
+
+def test_without_javascript_the_page_shows_the_players_the_final_sheet_and_the_record(browser, folder) -> None:
+    record, played, text = load("3p-babylon-halikarnassos-olympia.7wn")
+    path = write_page(folder, "no-script.html", record, played, source=text)
+    w = Watched(browser, java_script_enabled=False)
+    try:
+        w.open(path)
+        assert w.page.is_visible("#static")
+        players = w.page.eval_on_selector_all("#static ol li", "ls => ls.map(l => l.textContent)")
+        assert players == [f"{s.name}: {s.wonder} {s.side}" for s in record.seats]
+        assert "Final score sheet" in w.page.text_content("#static")
+        assert w.page.is_visible("#source") and w.page.text_content("#source") == text
+        w.page.screenshot(path=str(ARTIFACTS / "viewer-no-script.png"), full_page=True)
+    finally:
+        w.close()
+    w = Watched(browser)
+    try:
+        w.open(path)  # with its script: the static part gives way to the board, the source pane closed
+        assert not w.page.is_visible("#static") and not w.page.is_visible("#source")
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
+def test_every_card_tile_has_its_letter_and_its_facts_and_a_tap_shows_its_card(browser, folder) -> None:
+    from wnotation.catalog import load as catalog
+
+    record, played, text = load("4p-alexandria-ephesos-gizah-rhodos.7wn")
+    path = write_page(folder, "tiles.html", record, played, source=text)
+    w = Watched(browser, viewport={"width": 1366, "height": 900})
+    try:
+        w.open(path, "#II.4")
+        tiles = w.page.eval_on_selector_all("#cities .tile, #discard .tile", """ts => ts.map(t => [t.dataset.card,
+            t.querySelector('.letter').textContent, t.getAttribute('title'), t.className])""")
+        assert tiles
+        letters = {"brown": "R", "grey": "M", "blue": "C", "yellow": "T", "red": "W", "green": "S", "purple": "G"}
+        for name, letter, title, cls in tiles:
+            if name == "?":
+                continue
+            card = catalog().card(name)
+            assert letter == letters[card.colour] and f"c-{card.colour}" in cls, name
+            assert f"Cost: {'free' if card.cost.is_free else ''}" in title and f"Age {'I' * card.age}" in title, name
+        built = played.position("II.4").cities[0].buildings[-1].name
+        w.page.click(f"#cities article[data-seat='1'] .tile[data-card='{built}']")
+        assert w.page.text_content("#cardinfo-h") == built
+        assert "Effect:" in w.page.text_content("#cardfacts")
+        w.assert_quiet(path)
+    finally:
+        w.close()
