@@ -289,9 +289,16 @@
 
   // a card as a tile: colour, letter, name, cost and effect as symbols; its facts in the tooltip and, on a tap,
   // in the card panel
+  var TILES = new Map(), MENTIONS = new Map(), BOARDS = new Map();  // built once, cloned at each step
   function tile(name, extra) {
+    if (!TILES.has(name)) TILES.set(name, makeTile(name));
+    var t = TILES.get(name).cloneNode(true);
+    if (extra) t.classList.add(extra);
+    return t;
+  }
+  function makeTile(name) {
     var colour = cardColour(name), d = CARDS[name];
-    var t = el("span", "tile" + (colour ? " c-" + colour : " unknown") + (extra ? " " + extra : ""));
+    var t = el("span", "tile" + (colour ? " c-" + colour : " unknown"));
     t.setAttribute("data-card", name);
     t.setAttribute("title", name + "\n" + cardLines(name).join("\n"));
     t.appendChild(el("span", "letter", colour ? COLOUR[colour][0] : "?")).setAttribute("aria-hidden", "true");
@@ -312,6 +319,10 @@
   }
   // a card named in a sentence: its colour letter and name, the facts in the tooltip
   function mention(name) {
+    if (!MENTIONS.has(name)) MENTIONS.set(name, makeMention(name));
+    return MENTIONS.get(name).cloneNode(true);
+  }
+  function makeMention(name) {
     var colour = cardColour(name);
     var s = el("span", "mention" + (colour ? " c-" + colour : ""));
     s.setAttribute("data-card", name);
@@ -424,6 +435,11 @@
   }
 
   function wonderBoard(c) {
+    var key = c.seat + ":" + c.stages + ":" + c.stage_ages.join(",");
+    if (!BOARDS.has(key)) BOARDS.set(key, makeBoard(c));
+    return BOARDS.get(key).cloneNode(true);
+  }
+  function makeBoard(c) {
     var w = (D.wonders || {})[c.wonder + " " + c.side];
     var box = el("div", "wonder");
     var name = el("p", "wname", (w ? w.full_name : c.wonder) + " \u00b7 " + c.side);
