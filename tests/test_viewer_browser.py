@@ -630,3 +630,70 @@ def test_every_card_tile_has_its_letter_and_its_facts_and_a_tap_shows_its_card(b
         w.assert_quiet(path)
     finally:
         w.close()
+
+
+def axe_source() -> str:
+    """axe-core's script, installed from the npm registry into tests/.cache/axe (git-ignored) on first use;
+    skipped where npm is missing (failed under CI, like Chromium)."""
+    import shutil
+    import subprocess
+
+    cache = ROOT / "tests" / ".cache" / "axe"
+    script = cache / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            unavailable("npm is missing: axe-core comes from the npm registry")
+        cache.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(cache),
+                               "axe-core@4"], capture_output=True, text=True, timeout=300)
+        if done.returncode != 0 or not script.exists():
+            unavailable(f"npm install axe-core failed: {done.stderr.strip()[:200]}")
+    return script.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 900}, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+def test_axe_finds_no_serious_issue_and_every_text_has_contrast(browser, folder, viewport) -> None:
+    """axe-core (its color-contrast rule: 4.5:1 for text) at the start, mid Age II and the end of the 7-player
+    game, with a card's tap card open, and of the seat view; the script is run through the DevTools protocol, so
+    the page's own policy stays as strict as it ships."""
+    axe = axe_source()
+    record, played, text = load("7p-all-wonders.7wn")
+    full = write_page(folder, "axe-7p.html", record, played, source=text)
+    seat = write_page(folder, "axe-7p-seat.html", record, played, view_seat=3)
+    w = Watched(browser, viewport=viewport)
+    try:
+        for path, address in ((full, "I.0"), (full, _mid_age_two(played)), (full, "III.end"), (seat, "II.2")):
+            w.open(path, "#" + address)
+            w.page.click("#cities .tile >> nth=0")
+            w.page.evaluate(axe + "\n;0")
+            found = w.page.evaluate("""async () => {
+                const r = await axe.run(document, {resultTypes: ['violations']});
+                return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                  .map(v => [v.id, v.impact, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' '))]);
+            }""")
+            assert found == [], (path.name, address, found)
+        assert all(url.split("#")[0] in (full.as_uri(), seat.as_uri()) for url in w.requests)
+    finally:
+        w.close()
+
+
+def test_at_200_percent_zoom_the_page_reflows_and_the_controls_stay_in_reach(browser, folder) -> None:
+    """200 % zoom of a 1366x900 window is a 683x450 CSS-pixel viewport at twice the pixel density."""
+    record, played, text = load("7p-all-wonders.7wn")
+    path = write_page(folder, "zoom.html", record, played, source=text)
+    w = Watched(browser, viewport={"width": 683, "height": 450}, device_scale_factor=2)
+    try:
+        w.open(path, "#II.3")
+        width = w.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        w.page.keyboard.press("ArrowRight")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("II.4: ")
+        assert w.page.is_visible("#next") and w.page.is_visible("#label")
+        top = w.page.evaluate("document.getElementById('cities').getBoundingClientRect().top")
+        assert top < 450, top  # the table begins on the first screen
+        w.page.screenshot(path=str(ARTIFACTS / "viewer-zoom-200.png"))
+        w.assert_quiet(path)
+    finally:
+        w.close()

@@ -52,6 +52,10 @@
     row.appendChild(rt("dd", t[0] === "Position" ? "the game starts from a position (see the first board)" : t[1]));
     $("tags").appendChild(row);
   });
+  var tagBox = $("tags");
+  if (tagBox.scrollHeight > tagBox.clientHeight) {  // a long header scrolls: reachable from the keyboard too
+    tagBox.tabIndex = 0;
+  }
   var ns = $("static");
   if (ns) ns.hidden = true;  // the page without JavaScript: this script draws all of it
   $("source-h").parentNode.open = false;  // open without JavaScript; here, on request
