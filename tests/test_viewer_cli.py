@@ -217,3 +217,32 @@ def test_a_seat_view_drops_the_comments_that_name_hidden_cards_unless_kept(tmp_p
     kept = run("html", game, "--view", "Elif", "--keep-comments").stdout
     assert secret in kept and page_data(kept)["view"]["comments"] is True
     run("html", game, "--keep-comments", code=2)  # only a seat's view has comments to keep
+
+
+def test_sheet_png_is_a_picture_with_its_title_line(tmp_path: Path) -> None:
+    import struct
+
+    import pytest
+
+    pytest.importorskip("resvg_py", reason="the png extra: pip install -e '.[png]'")
+    from wnotation.viewer import sheet_svg
+    from wnotation.viewer.svg import picture_title
+
+    game = REPLAYS / "3p-babylon-halikarnassos-olympia.7wn"
+    out = tmp_path / "sheet.png"
+    done = run("sheet", str(game), "--png", "-o", str(out))
+    assert done.stdout == ""
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    record = next(iter(read_games(game)))
+    played = replay(record)
+    title = picture_title(record, played)
+    assert title == "Winner: Jonas\nThursday board-game night, 2026.10.03: Marta, Jonas, Priya"
+    svg = ET.fromstring(sheet_svg(played, title=title))
+    assert (width, height) == (2 * int(svg.get("width")), 2 * int(svg.get("height")))  # drawn at twice the size
+    texts = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts[:2] == ["Winner: Jonas", "Thursday board-game night, 2026.10.03: Marta, Jonas, Priya \u00b7 Final"]
+    chart = tmp_path / "ages.png"
+    run("sheet", str(game), "--png", "--chart", "-o", str(chart))
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import click
@@ -37,7 +38,8 @@ provisional sheet as if the game ended at that position.
 Examples:
   wnotation sheet replays/7p-all-wonders.7wn -o sheet.svg
   wnotation sheet game.7wn --at II.3 -o at-II.3.svg
-  wnotation sheet game.7wn --chart -o ages.svg"""
+  wnotation sheet game.7wn --chart -o ages.svg
+  wnotation sheet game.7wn --png -o sheet.png"""
 
 
 @click.command(epilog=HTML_EPILOG, short_help="Write a game as one self-contained HTML viewer page (or a site).")
@@ -164,24 +166,59 @@ def _emit(content: str, output: str | None) -> None:
               help="The position to score, e.g. II.3 (default: the last one; the final sheet of a finished game).")
 @click.option("--game", type=click.IntRange(min=1), default=1, metavar="N", help="Which game of the file (1 first).")
 @click.option("--chart", is_flag=True, help="The points each seat earned in each Age, as a bar chart.")
-def sheet(file: str, output: str | None, where: str | None, game: int, chart: bool) -> int:
-    """Replay game N of FILE (- for stdin) and write its score sheet, or its points by Age, as an SVG picture."""
+@click.option("--png", is_flag=True, help="A PNG picture instead (for forums and chat apps), with a title line: "
+              "event, date, players, winner. Needs the png extra: pip install 'wnotation[png]'.")
+def sheet(file: str, output: str | None, where: str | None, game: int, chart: bool, png: bool) -> int:
+    """Replay game N of FILE (- for stdin) and write its score sheet, or its points by Age, as an SVG picture
+    (or, with --png, a PNG one)."""
     from ..render import canonical_address
     from ..viewer import chart_svg, sheet_svg
+    from ..viewer.svg import picture_title, to_png
     from .inputs import one_game
+
+    if png:
+        try:
+            import resvg_py  # noqa: F401
+        except ImportError:
+            raise UserError("sheet --png needs resvg-py: pip install 'wnotation[png]'") from None
+        if output is None and sys.stdout.isatty():
+            raise click.UsageError("a PNG is not for a terminal: give -o FILE.png (or pipe it)")
 
     record, lines, source = one_game(file, game)
     played, code = replayed(record, lines, source)
     pad = played.final is None and played.scores is not None and where is None and not chart  # a score pad
     if played.final is None and not pad:
         raise UserError(f"game {game} of {source} has no turn: there is no position to score")
+    title = picture_title(record, played) if png else None
     try:
         at = canonical_address(where) if where is not None else None
-        picture = sheet_svg(played, record=record) if pad else (chart_svg if chart else sheet_svg)(played, at)
+        if pad:
+            picture = sheet_svg(played, record=record, title=title)
+        else:
+            picture = (chart_svg if chart else sheet_svg)(played, at, title=title)
     except KeyError as exc:
         raise UserError(str(exc.args[0])) from None
-    _emit(picture, output)
+    if png:
+        _emit_bytes(to_png(picture), output)
+    else:
+        _emit(picture, output)
     return code
+
+
+def _emit_bytes(content: bytes, output: str | None) -> None:
+    """:func:`_emit` for a binary picture: to standard output's bytes, or atomically to ``output``."""
+    from ..viewer.site import write_inside
+
+    if output is None or output == "-":
+        click.get_binary_stream("stdout").write(content)
+        return
+    target = Path(output)
+    try:
+        write_inside(target.parent if str(target.parent) else Path("."), target.name, content)
+    except OSError as exc:
+        raise UserError(f"cannot write {output}: {(exc.strerror or str(exc)).lower()}") from None
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 COMMANDS = (html, sheet)

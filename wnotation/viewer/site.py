@@ -90,20 +90,27 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_inside(out: Path, name: str, content: str) -> Path:
+def write_inside(out: Path, name: str, content: str | bytes) -> Path:
     """Write ``content`` to ``out/name`` atomically: a hidden temporary file beside it (not ``*.html`` nor
     ``*.7wn``), flushed to disk, given the mode a new file gets, then renamed over ``name``, which replaces a
     link there rather than following it. Raises ``ValueError`` when ``name`` is not a plain name inside ``out``,
-    ``OSError`` when the folder cannot be written (the temporary file is then removed)."""
+    ``OSError`` when the folder cannot be written (the temporary file is then removed). ``bytes`` are written as
+    they are (a PNG), text as UTF-8 with ``\n`` line ends."""
     if not name or name != Path(name).name or name in (".", "..") or "\\" in name or "\x00" in name:
         raise ValueError(f"refusing to write {name!r}: not a plain file name inside {out}")
     target = out / name
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
+        if isinstance(content, bytes):
+            with os.fdopen(fd, "wb") as raw:
+                raw.write(content)
+                raw.flush()
+                os.fsync(raw.fileno())
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, _file_mode())
         os.replace(tmp, target)
     except BaseException:
