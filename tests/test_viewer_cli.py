@@ -103,8 +103,9 @@ def test_html_of_a_folder_builds_the_club_site(tmp_path: Path) -> None:
     result = run("html", str(REPLAYS), "-o", f"{site}/")
     pages = len(list(REPLAYS.glob("*.7wn")))
     assert result.stdout == f"wrote {pages} pages and index.html to {site}\n" and result.stderr == ""
-    names = sorted(p.name for p in site.iterdir())
+    names = sorted(p.name for p in site.iterdir() if not p.name.startswith("player-"))  # + a page per player
     assert names == sorted([p.with_suffix(".html").name for p in REPLAYS.glob("*.7wn")] + ["index.html"])
+    assert (site / "player-Grace.html").is_file()
     index = (site / "index.html").read_text(encoding="utf-8")
     for p in REPLAYS.glob("*.7wn"):
         assert f'href="{p.stem}.html"' in index

@@ -229,7 +229,9 @@ def test_build_site_writes_every_file_inside_the_folder_whatever_the_names_say(t
     pages = [g.page for g in report.games if g.page is not None]
     shown = [n for n in FILE_NAMES if not n.startswith(".")]  # hidden files are not records of the site
     assert len(pages) == len(set(p.casefold() for p in pages)) == len(shown) + 1 + 2  # + deeper, + the corpus
-    assert sorted(pages + ["index.html"]) == written and "hostile-game.html" in pages
+    players = [n for n in written if n.startswith("player-")]  # a page per player: safe names like the rest
+    assert len(players) == len({n for g in report.games if g.page for n in g.names})
+    assert sorted(pages + ["index.html"] + players) == written and "hostile-game.html" in pages
     assert [g.error is not None for g in report.games].count(True) == 4  # hostile-unreadable.7wn and its copy: 2 each
     index = (out / "index.html").read_text(encoding="utf-8")
     assert_self_contained(index, links=True)
@@ -237,7 +239,7 @@ def test_build_site_writes_every_file_inside_the_folder_whatever_the_names_say(t
     assert tags <= {"html", "head", "meta", "title", "style", "body", "header", "h1", "p", "main", "table",
                     "thead", "tbody", "tr", "th", "td", "a", "span", "br"}, tags
     hrefs = [a["href"] for tag, a in parsed(index).tags if tag == "a"]
-    assert sorted(hrefs) == sorted(pages)
+    assert sorted(h for h in hrefs if h not in players) == sorted(pages) and set(players) <= set(hrefs)
 
 
 # --- in the browser -----------------------------------------------------------------------------------------------

@@ -52,8 +52,10 @@ Examples:
               "and no comments or glyphs (they can name hidden cards).")
 @click.option("--keep-comments", is_flag=True, help="With --view: keep the annotator's comments and glyphs (the "
               "page then warns that they may reveal what the seat did not see).")
+@click.option("--club", metavar="NAME", default="Games", show_default=True,
+              help="A site's name: the heading of its index and of every page's link back to it.")
 def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str | None,
-         keep_comments: bool) -> int:
+         keep_comments: bool, club: str) -> int:
     """Write game N of PATH (- for stdin) as one self-contained HTML page, or every game of the PATHs as a site.
 
     The page shows every position: each city, the turn's actions and trades, the commentary, the provisional
@@ -73,7 +75,7 @@ def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str
         raise click.UsageError("--game chooses one game of a file; a site has a page for every game")
     if view is not None and not view.lstrip("#").isdigit():
         raise click.UsageError("a site's --view is a seat number (seat names differ from game to game)")
-    return _site(paths, output, int(view.lstrip("#")) if view is not None else None, keep_comments)
+    return _site(paths, output, int(view.lstrip("#")) if view is not None else None, keep_comments, club)
 
 
 def _names_folder(output: str | None) -> bool:
@@ -106,12 +108,13 @@ def _page(path: str, output: str | None, game: int, view: str | None, keep_comme
     return code
 
 
-def _site(paths: tuple[str, ...], output: str, view: int | None, keep_comments: bool = False) -> int:
+def _site(paths: tuple[str, ...], output: str, view: int | None, keep_comments: bool = False,
+          club: str = "Games") -> int:
     from ..viewer import build_site
 
     expand(paths)  # a missing path, or a folder without any .7wn file, is a usage error before anything is written
     try:
-        report = build_site(paths, output, view_seat=view, keep_comments=keep_comments)
+        report = build_site(paths, output, view_seat=view, keep_comments=keep_comments, club=club)
     except OSError as exc:
         raise UserError(f"cannot write {exc.filename or output}: {(exc.strerror or str(exc)).lower()}") from None
     codes = [EXIT_OK]

@@ -125,7 +125,8 @@ def _without_script(data: dict[str, Any], source: str) -> str:
 
 
 def page(record: Record, replay: Replay, *, view_seat: int | None = None, source: str | None = None,
-         line0: int = 0, download_name: str = "game.7wn", keep_comments: bool = False) -> str:
+         line0: int = 0, download_name: str = "game.7wn", keep_comments: bool = False,
+         back: str | None = None) -> str:
     """The viewer page of one game: a fresh string, the same for the same input. ``replay`` must be the replay of
     ``record``; ``view_seat`` (1-based) shows only what that seat could see; ``source`` is the 7WN text the
     "download" button saves and the source pane shows, coloured by the 7WN lexer (default: the record's canonical
@@ -133,7 +134,7 @@ def page(record: Record, replay: Replay, *, view_seat: int | None = None, source
     always the canonical text of what the seat saw, since the file would tell the hidden cards); ``download_name``
     its file name (made safe; a seat's view adds ``-seen-by-NAME``, so the file says whose view it is). A seat's
     view leaves out the annotator's comments and glyphs unless ``keep_comments`` (then the page says they may
-    reveal what the seat did not see).
+    reveal what the seat did not see). ``back``: a club site's name, for a link back to its ``index.html``.
     Cost: :func:`wnotation.viewer.game_data`'s, one score sheet per position. Raises ``ValueError`` for a
     ``view_seat`` not at the table."""
     data = game_data(record, replay, view_seat=view_seat, source=source, line0=line0, keep_comments=keep_comments)
@@ -144,6 +145,8 @@ def page(record: Record, replay: Replay, *, view_seat: int | None = None, source
     source_text = data.pop("source")
     data["tokens"] = tokens(source_text)  # the tokens' texts joined are the source
     skeleton = asset("viewer.html")
+    if back is not None:
+        skeleton = f'<p class="back"><a href="index.html">\u2190 {text(back)}</a></p>\n' + skeleton
     body = (skeleton + _without_script(data, source_text)
             + f'<script type="application/json" id="wn-data">{script_json(data)}</script>\n')
     title = data["title"] + (f" (as seen by {data['view']['name']})" if data["view"] else "")
