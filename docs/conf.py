@@ -43,7 +43,7 @@ autodoc_typehints = "description"
 autodoc_default_options = {"members": True}
 
 highlight_language = "none"
-pygments_style = "sphinx"
+pygments_style = "wnotation.viewer.style.ContrastStyle"  # 4.5:1 for every token (tests/test_viewer_lexer.py)
 
 
 def setup(app):
