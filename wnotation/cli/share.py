@@ -197,8 +197,10 @@ def sheet(file: str, output: str | None, where: str | None, game: int, chart: bo
         at = canonical_address(where) if where is not None else None
         if pad:
             picture = sheet_svg(played, record=record, title=title)
+        elif chart:
+            picture = chart_svg(played, at, title=title)
         else:
-            picture = (chart_svg if chart else sheet_svg)(played, at, title=title)
+            picture = sheet_svg(played, at, title=title)
     except KeyError as exc:
         raise UserError(str(exc.args[0])) from None
     if png:
@@ -213,7 +215,9 @@ def _emit_bytes(content: bytes, output: str | None) -> None:
     from ..viewer.site import write_inside
 
     if output is None or output == "-":
-        click.get_binary_stream("stdout").write(content)
+        stream = sys.stdout.buffer
+        stream.write(content)
+        stream.flush()
         return
     target = Path(output)
     try:
