@@ -51,7 +51,7 @@ READ_POSITION = """() => ({
 #: game, since the machine is shared: what performance.now() says a step costs, in milliseconds.
 TIME_STEPS = """() => {
   const key = k => document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
-  const n = document.querySelectorAll('#turnlist button').length, best = [];
+  const n = document.querySelectorAll('#turnlist > li > button:not(.branch)').length, best = [];
   for (let pass = 0; pass < 3; pass++) {
     key('Home'); void document.body.offsetHeight;
     for (let k = 1; k < n; k++) {
@@ -313,7 +313,7 @@ def test_a_broken_record_marks_its_findings_at_their_turn_R_LAST(browser, folder
     w = Watched(browser)
     try:
         w.open(path)
-        flagged = w.page.evaluate("""() => [...document.querySelectorAll('#turnlist button')]
+        flagged = w.page.evaluate("""() => [...document.querySelectorAll('#turnlist > li > button:not(.branch)')]
             .filter(b => b.querySelector('.flag.bad')).map(b => b.getAttribute('aria-label'))""")
         assert flagged == ["I.6, Age I after turn 6, 1 finding"]
         w.page.click("#allfindings button >> text=go to I.6")
@@ -378,14 +378,14 @@ def test_variations_are_lines_to_step_through_with_their_own_positions_and_findi
         assert "stage Marketplace" not in (next(t for t in record.turns if t.label == "I.6").actions[1].card or "")
         here = w.page.eval_on_selector_all("#findings li", "ls => ls.map(l => l.textContent)")
         assert [t.split(" ")[0] for t in here] == ["R-DECK", "R-LAST"]  # the variation's, at its turn
-        buttons = w.page.eval_on_selector_all("#turnlist button", "bs => bs.map(b => b.textContent)")
+        buttons = w.page.eval_on_selector_all("#turnlist > li > button:not(.branch)", "bs => bs.map(b => b.textContent)")
         assert [b.rstrip("\u26a0\u270e") for b in buttons] == list(played.variations["I.5(1)"].positions)
         w.page.keyboard.press("ArrowRight")  # stepping stays in the variation
         assert w.page.evaluate(READ_POSITION)["label"].startswith("variation I.5(1), I.5(1).I.end: ")
         assert w.page.evaluate("location.hash") == "#I.5(1).I.end"
         w.page.select_option("#line", "0")  # back to the main line: its positions, no variation finding
         assert w.page.evaluate(READ_POSITION)["label"].startswith("I.0: ")
-        assert w.page.locator("#turnlist button").count() == len(played.addresses)
+        assert w.page.locator("#turnlist > li > button:not(.branch)").count() == len(played.addresses)
         w.page.keyboard.press("End")
         assert w.page.evaluate(READ_POSITION)["totals"] == [str(line.total) for line in played.scores.lines]
         # the list of all findings: the main line's (none), then each variation's, with a way to go there
@@ -430,7 +430,7 @@ def test_ci_installs_chromium_and_makes_the_browser_tests_required() -> None:
 #: last, reached through the turn list (``some``, for the casebook, where the Python tests check every address).
 READ_POSITIONS = """(which) => {
   const read = """ + READ_POSITION + """;
-  const buttons = [...document.querySelectorAll('#turnlist button')], out = [];
+  const buttons = [...document.querySelectorAll('#turnlist > li > button:not(.branch)')], out = [];
   buttons.forEach((b, k) => {
     if (which === 'all' || k === 0 || k === buttons.length - 1 || b.querySelector('.flag.bad')) {
       b.click();
@@ -523,7 +523,7 @@ def test_a_missing_chromium_fails_under_ci_and_skips_elsewhere(monkeypatch, ci, 
 #: each, and the first city's: the board must not move as the game is stepped through.
 BOARD_EDGES = """() => {
   const key = k => document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
-  const n = document.querySelectorAll('#turnlist button').length, out = [];
+  const n = document.querySelectorAll('#turnlist > li > button:not(.branch)').length, out = [];
   const top = id => document.getElementById(id).getBoundingClientRect().top;
   key('Home');
   for (let k = 0; k < n; k++) {
@@ -697,3 +697,51 @@ def test_at_200_percent_zoom_the_page_reflows_and_the_controls_stay_in_reach(bro
         w.assert_quiet(path)
     finally:
         w.close()
+
+
+def test_variations_are_a_tree_in_the_turn_list_with_their_seats(browser, folder) -> None:
+    """Issue 32 item 6: each variation a branch under the turn it replaces (nested ones under their own line's
+    turn), labelled with the seats whose actions it changes; a branch opens it, and "up" goes back to the turn it
+    replaces in the line it branches from."""
+    record, played, text = load("variations-3p-rhodos-babylon-olympia.7wn")
+    path = write_page(folder, "tree.html", record, played, source=text)
+    w = Watched(browser, viewport={"width": 1366, "height": 900})
+    try:
+        w.open(path)
+        tree = w.page.evaluate("""() => [...document.querySelectorAll('#turnlist > li')].filter(li => li.querySelector('.vars'))
+            .map(li => [li.querySelector('button').textContent.replace(/[\\u26a0\\u270e]/g, ''),
+                        [...li.querySelectorAll('.vars button')].map(b => b.getAttribute('aria-label'))])""")
+        names = [s.name for s in record.seats]
+
+        def label(address: str) -> str:
+            first = next(t for t in _variation_turns(record) if t[0] == address)[1]
+            return f"variation {address}, changing " + ", ".join(names[a.seat - 1] for a in
+                                                                  sorted(first.actions, key=lambda a: a.seat))
+
+        assert tree == [[a, [label(v) for v in played.variations if played.variations[v].parent == ""
+                             and v.startswith(a + "(")]]
+                        for a in ("I.1", "I.5", "II.1")]
+        w.page.click("#turnlist .vars button >> nth=1")  # I.5(1)
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("variation I.5(1), I.5(1).I.5: ")
+        nested = w.page.eval_on_selector_all("#turnlist .vars button", "bs => bs.map(b => b.getAttribute('aria-label'))")
+        assert nested == [label("I.5(1).I.6(1)")]
+        w.page.click("#turnlist li.up button")
+        assert w.page.evaluate(READ_POSITION)["label"].startswith("I.5: ")
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
+def _variation_turns(record: Record) -> list[tuple[str, Any]]:
+    """(address, first turn) of every variation of ``record``, nested ones included."""
+    out: list[tuple[str, Any]] = []
+
+    def walk(turns: Any, prefix: str) -> None:
+        for t in turns:
+            for k, v in enumerate(t.variations, 1):
+                where = f"{prefix}{t.label}({k})"
+                out.append((where, v.turns[0]))
+                walk(v.turns, where + ".")
+
+    walk(record.turns, "")
+    return out

@@ -86,8 +86,45 @@
       b.addEventListener("click", function () { go(i); });
       turnButtons.push(b);
       li.appendChild(b);
+      branches(li, p);
       list.appendChild(li);
     });
+    if (line) {  // a way back up the tree: the line this variation branches from
+      var up = el("li", "up"), parent = LINES[line].parent || "";
+      var ub = el("button", "branch", "\u2191 " + (parent ? "variation " + parent : "main line"));
+      ub.type = "button";
+      var from = (parent ? parent + "." : "") + LINES[line].replaces;  // the turn it replaces, in its parent line
+      ub.addEventListener("click", function () {
+        var at = index.get(from) || [0, 0];
+        setLine(at[0]);
+        go(at[1]);
+      });
+      up.appendChild(ub);
+      list.insertBefore(up, list.firstChild);
+    }
+  }
+
+  // the variations that replace the turn of position p, as branches under it (a tree, as lichess shows one),
+  // each labelled with the seats whose actions it changes
+  function branches(li, p) {
+    var kids = LINES.filter(function (l, k) {
+      return k && l.parent === (line ? LINES[line].address : "") && l.address.slice(0, p.address.length + 1) === p.address + "(";
+    });
+    if (!kids.length) return;
+    var ul = el("ul", "vars");
+    kids.forEach(function (l) {
+      var k = LINES.indexOf(l), first = l.positions[0];
+      var seats = first && first.played ? first.played.actions.map(function (a) { return seatName(a.seat); }) : [];
+      var item = el("li");
+      var b = el("button", "branch", "\u21b3 " + l.address.slice(p.address.length) + (seats.length ? " " + seats.join(", ") : "") +
+        (l.findings.length ? " \u26a0" : ""));
+      b.type = "button";
+      b.setAttribute("aria-label", "variation " + l.address + (seats.length ? ", changing " + seats.join(", ") : ""));
+      b.addEventListener("click", function () { setLine(k); go(0); });
+      item.appendChild(b);
+      ul.appendChild(item);
+    });
+    li.appendChild(ul);
   }
 
   // the line selector: shown only when the record has variations
