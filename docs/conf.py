@@ -43,9 +43,32 @@ autodoc_typehints = "description"
 autodoc_default_options = {"members": True}
 
 highlight_language = "none"
-pygments_style = "sphinx"
+pygments_style = "wnotation.viewer.style.ContrastStyle"  # 4.5:1 for every token (tests/test_viewer_lexer.py)
+
+
+def write_samples(app, exception):
+    """What the docs show of sharing, built with the code it documents into the site's ``samples/``: a live
+    viewer page of the 3-player sample game, the club site of ``replays/`` and its SVG score sheet
+    (howto/share.md links them)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from wnotation.engine import replay
+    from wnotation.notation import read_games
+    from wnotation.viewer import build_site, page, sheet_svg
+
+    out = Path(app.outdir) / "samples"
+    out.mkdir(parents=True, exist_ok=True)
+    source = DOCS.parent / "replays" / "3p-babylon-halikarnassos-olympia.7wn"
+    record = next(iter(read_games(source)))
+    played = replay(record)
+    text = source.read_text(encoding="utf-8")
+    (out / "game.html").write_text(page(record, played, source=text, download_name=source.stem), encoding="utf-8")
+    (out / "sheet.svg").write_text(sheet_svg(played), encoding="utf-8")
+    build_site([DOCS.parent / "replays"], out / "club", club="Sample club")
 
 
 def setup(app):
-    """The project's own Pygments lexer for 7WN blocks (the package also registers it as an entry point)."""
+    """The project's own Pygments lexer for 7WN blocks (the package also registers it as an entry point), and
+    the samples of howto/share.md written after the build."""
     app.add_lexer("7wn", SevenWNLexer)
+    app.connect("build-finished", write_samples)

@@ -85,7 +85,7 @@ def test_html_reads_stdin(tmp_path: Path) -> None:
 def test_html_view_takes_a_seat_name_or_number(tmp_path: Path) -> None:
     game = str(REPLAYS / "partial-4p-niamh.7wn")
     by_name = run("html", game, "--view", "  bao ").stdout
-    assert page_data(by_name)["view"] == {"seat": 2, "name": "Bao"}
+    assert page_data(by_name)["view"] == {"seat": 2, "name": "Bao", "comments": False}
     assert run("html", game, "--view", "#2").stdout == by_name == run("html", game, "--view", "2").stdout
     wrong = run("html", game, "--view", "Zed", code=2)
     assert wrong.stderr == "error: no seat 'Zed' in this game (seats: Niamh, Bao, Carmen, Dmitri, or 1-4)\n"
@@ -103,8 +103,9 @@ def test_html_of_a_folder_builds_the_club_site(tmp_path: Path) -> None:
     result = run("html", str(REPLAYS), "-o", f"{site}/")
     pages = len(list(REPLAYS.glob("*.7wn")))
     assert result.stdout == f"wrote {pages} pages and index.html to {site}\n" and result.stderr == ""
-    names = sorted(p.name for p in site.iterdir())
+    names = sorted(p.name for p in site.iterdir() if not p.name.startswith("player-"))  # + a page per player
     assert names == sorted([p.with_suffix(".html").name for p in REPLAYS.glob("*.7wn")] + ["index.html"])
+    assert (site / "player-Grace.html").is_file()
     index = (site / "index.html").read_text(encoding="utf-8")
     for p in REPLAYS.glob("*.7wn"):
         assert f'href="{p.stem}.html"' in index
@@ -202,3 +203,47 @@ def test_a_sites_report_never_sends_control_characters_to_the_terminal(tmp_path:
     result = run("html", str(records), "-o", str(tmp_path / "site"), code=1)
     assert "1 error finding" in result.stderr
     assert not any(ch in result.stderr for ch in "\x1b\x07\u202e")
+
+
+def test_a_seat_view_drops_the_comments_that_name_hidden_cards_unless_kept(tmp_path: Path) -> None:
+    game = str(REPLAYS / "7p-all-wonders.7wn")
+    secret = "the kept Caravansery is sold"  # Mateo's sale, which Elif's view shows as "sell ?"
+    assert secret in run("html", game).stdout
+    seen = run("html", game, "--view", "Elif").stdout
+    data = page_data(seen)
+    assert secret not in seen and "Caravansery is sold" not in data["source"]
+    assert "!" not in {a["note"]["glyph"] for p in data["positions"] if p["played"] for a in p["played"]["actions"]}
+    assert data["view"] == {"seat": 1, "name": "Elif", "comments": False}
+    assert data["download"] == "7p-all-wonders-seen-by-Elif.7wn"
+    kept = run("html", game, "--view", "Elif", "--keep-comments").stdout
+    assert secret in kept and page_data(kept)["view"]["comments"] is True
+    run("html", game, "--keep-comments", code=2)  # only a seat's view has comments to keep
+
+
+def test_sheet_png_is_a_picture_with_its_title_line(tmp_path: Path) -> None:
+    import struct
+
+    import pytest
+
+    pytest.importorskip("resvg_py", reason="the png extra: pip install -e '.[png]'")
+    from wnotation.viewer import sheet_svg
+    from wnotation.viewer.svg import picture_title
+
+    game = REPLAYS / "3p-babylon-halikarnassos-olympia.7wn"
+    out = tmp_path / "sheet.png"
+    done = run("sheet", str(game), "--png", "-o", str(out))
+    assert done.stdout == ""
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    record = next(iter(read_games(game)))
+    played = replay(record)
+    title = picture_title(record, played)
+    assert title == "Winner: Jonas\nThursday board-game night, 2026.10.03: Marta, Jonas, Priya"
+    svg = ET.fromstring(sheet_svg(played, title=title))
+    assert (width, height) == (2 * int(svg.get("width")), 2 * int(svg.get("height")))  # drawn at twice the size
+    texts = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts[:2] == ["Winner: Jonas", "Thursday board-game night, 2026.10.03: Marta, Jonas, Priya \u00b7 Final"]
+    chart = tmp_path / "ages.png"
+    run("sheet", str(game), "--png", "--chart", "-o", str(chart))
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

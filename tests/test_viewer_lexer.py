@@ -132,3 +132,38 @@ def test_the_lexers_words_are_the_grammars() -> None:
 
     assert words("_CATEGORY") <= set(lexer.CATEGORY_WORDS) and len(words("_CATEGORY")) >= 10
     assert words("_RESOURCE") == set(lexer.RESOURCE_WORDS)
+
+
+def _luminance(colour: str) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(colour[k:k + 2], 16) / 255 for k in (0, 2, 4))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def _contrast(ink: str, paper: str) -> float:
+    a, b = sorted((_luminance(ink), _luminance(paper)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_the_docs_pygments_style_reaches_4_5_to_1_for_every_token_class() -> None:
+    """Issue 32 item 13: every standard token class (and each one the 7WN lexer emits), in its own colour on its
+    own background or the style's, at least 4.5:1 (WCAG AA); the docs build uses this style."""
+    from pygments.token import STANDARD_TYPES
+
+    from wnotation.viewer.style import ContrastStyle
+
+    paper = ContrastStyle.background_color.lstrip("#")
+    kinds = set(STANDARD_TYPES) | {kind for kind, _ in SevenWNLexer().get_tokens(_sample())}
+    worst = min((_contrast(s["color"] or "1d1d1f", s["bgcolor"] or paper), str(kind))
+                for kind in kinds for s in [ContrastStyle.style_for_token(kind)])
+    assert worst[0] >= 4.5, worst
+    assert ContrastStyle.style_for_token(Token.Name.Entity)["color"] == "1b5e20"  # card names: 3.82:1 before
+    conf = (Path(__file__).resolve().parent.parent / "docs" / "conf.py").read_text(encoding="utf-8")
+    assert 'pygments_style = "wnotation.viewer.style.ContrastStyle"' in conf
+
+
+def _sample() -> str:
+    return (Path(__file__).resolve().parent.parent / "replays" / "variations-3p-rhodos-babylon-olympia.7wn").read_text(
+        encoding="utf-8")

@@ -79,3 +79,22 @@ def test_an_unreadable_file_is_listed_with_its_reason(tmp_path: Path) -> None:
     assert report.pages == 0 and [Path(s).name for s, _ in report.unreadable] == ["latin1.7wn"]
     assert "not UTF-8" in report.unreadable[0][1]
     assert "latin1.7wn" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_club_site_lists_games_newest_first_by_event_and_winner_with_player_pages(tmp_path: Path) -> None:
+    report = build_site([ROOT / "replays"], tmp_path / "site", club="Leeds <Wonders> Club")
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "<h1 class=\"rt\">Leeds &lt;Wonders&gt; Club</h1>" in index  # the club's name, as text
+    links = re.findall(r'<td data-h="game"><a href="([^"]+)" class="rt">([^<]+)</a>', index)
+    dates = re.findall(r'<td data-h="date">([^<]+)</td>', index)
+    assert [d for d in dates if d != "unknown"] == sorted((d for d in dates if d != "unknown"), reverse=True)
+    assert ("7p-all-wonders.html", "Seven-player marathon: Grace wins") in links
+    assert len(links) == report.pages
+    seven = (tmp_path / "site" / "7p-all-wonders.html").read_text(encoding="utf-8")
+    assert '<p class="back"><a href="index.html">\u2190 Leeds &lt;Wonders&gt; Club</a></p>' in seven
+    grace = (tmp_path / "site" / "player-Grace.html").read_text(encoding="utf-8")
+    assert 'href="player-Grace.html"' in index and 'href="index.html"' in grace
+    stats = dict(re.findall(r"<div><dt>([^<]+)</dt><dd>([^<]+)</dd></div>", grace))
+    assert stats == {"games": "1", "wins": "1", "average score": "50.0",
+                     "favourite Wonder": "Halikarnassos (1 of 1)"}
+    assert '<a href="7p-all-wonders.html">Seven-player marathon: Grace wins</a>' in grace

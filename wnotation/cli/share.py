@@ -5,6 +5,7 @@ club site, a score sheet or points-by-Age chart as an SVG picture. Thin: the pag
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -36,7 +37,8 @@ provisional sheet as if the game ended at that position.
 Examples:
   wnotation sheet replays/7p-all-wonders.7wn -o sheet.svg
   wnotation sheet game.7wn --at II.3 -o at-II.3.svg
-  wnotation sheet game.7wn --chart -o ages.svg"""
+  wnotation sheet game.7wn --chart -o ages.svg
+  wnotation sheet game.7wn --png -o sheet.png"""
 
 
 @click.command(epilog=HTML_EPILOG, short_help="Write a game as one self-contained HTML viewer page (or a site).")
@@ -46,9 +48,15 @@ Examples:
 @click.option("--game", type=click.IntRange(min=1), default=None, metavar="N",
               help="Which game of the file (1 first; default: the first, with a note when there are several).")
 @click.option("--view", "view", metavar="SEAT", shell_complete=completion.seat,
-              help="Show the game as this seat saw it (a name or a number): other hands and hidden cards unknown.")
+              help="Show the game as this seat saw it (a name or a number): other hands and hidden cards unknown, "
+              "and no comments or glyphs (they can name hidden cards).")
+@click.option("--keep-comments", is_flag=True, help="With --view: keep the annotator's comments and glyphs (the "
+              "page then warns that they may reveal what the seat did not see).")
+@click.option("--club", metavar="NAME", default="Games", show_default=True,
+              help="A site's name: the heading of its index and of every page's link back to it.")
 @colour_option
-def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str | None) -> int:
+def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str | None,
+         keep_comments: bool, club: str) -> int:
     """Write game N of PATH (- for stdin) as one self-contained HTML page, or every game of the PATHs as a site.
 
     The page shows every position: each city, the turn's actions and trades, the commentary, the provisional
@@ -56,8 +64,10 @@ def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str
     "download .7wn" button.
     """
     site = len(paths) > 1 or any(p != STDIN and os.path.isdir(p) for p in paths) or _names_folder(output)
+    if keep_comments and view is None:
+        raise click.UsageError("--keep-comments applies to a seat's view: give --view SEAT too")
     if not site:
-        return _page(paths[0], output, game, view)
+        return _page(paths[0], output, game, view, keep_comments)
     if output is None:
         raise click.UsageError("a site is written to a folder: give -o FOLDER")
     if STDIN in paths:
@@ -66,14 +76,14 @@ def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str
         raise click.UsageError("--game chooses one game of a file; a site has a page for every game")
     if view is not None and not view.lstrip("#").isdigit():
         raise click.UsageError("a site's --view is a seat number (seat names differ from game to game)")
-    return _site(paths, output, int(view.lstrip("#")) if view is not None else None)
+    return _site(paths, output, int(view.lstrip("#")) if view is not None else None, keep_comments, club)
 
 
 def _names_folder(output: str | None) -> bool:
     return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
 
 
-def _page(path: str, output: str | None, game: int | None, view: str | None) -> int:
+def _page(path: str, output: str | None, game: int | None, view: str | None, keep_comments: bool = False) -> int:
     from ..diagnostics import game_pieces, normalise, source_lines
     from ..notation import NotationError, read_games
     from ..viewer import page
@@ -94,17 +104,19 @@ def _page(path: str, output: str | None, game: int | None, view: str | None) -> 
     piece, line0 = pieces[game - 1] if len(pieces) == len(games) else (None, 0)
     stem = "game" if source == STDIN_NAME else Path(source).stem
     name = f"{stem}-{game}" if len(games) > 1 else stem
-    document = page(record, played, view_seat=seat, source=piece, line0=line0, download_name=name)
+    document = page(record, played, view_seat=seat, source=piece, line0=line0, download_name=name,
+                    keep_comments=keep_comments)
     _emit(document, output, f"the page of game {game} of {source}")
     return code
 
 
-def _site(paths: tuple[str, ...], output: str, view: int | None) -> int:
+def _site(paths: tuple[str, ...], output: str, view: int | None, keep_comments: bool = False,
+          club: str = "Games") -> int:
     from ..viewer import build_site
 
     expand(paths)  # a missing path, or a folder without any .7wn file, is a usage error before anything is written
     try:
-        report = build_site(paths, output, view_seat=view)
+        report = build_site(paths, output, view_seat=view, keep_comments=keep_comments, club=club)
     except OSError as exc:
         raise UserError(f"cannot write {exc.filename or output}: {(exc.strerror or str(exc)).lower()}") from None
     codes = [EXIT_OK]
@@ -150,25 +162,65 @@ def _emit(content: str, output: str | None, what: str) -> None:
 @click.option("--game", type=click.IntRange(min=1), default=None, metavar="N",
               help="Which game of the file (1 first; default: the first, with a note when there are several).")
 @click.option("--chart", is_flag=True, help="The points each seat earned in each Age, as a bar chart.")
+@click.option("--png", is_flag=True, help="A PNG picture instead (for forums and chat apps), with a title line: "
+              "event, date, players, winner. Needs the png extra: pip install 'wnotation[png]'.")
 @colour_option
-def sheet(file: str, output: str | None, where: str | None, game: int | None, chart: bool) -> int:
-    """Replay game N of FILE (- for stdin) and write its score sheet, or its points by Age, as an SVG picture."""
+def sheet(file: str, output: str | None, where: str | None, game: int | None, chart: bool,
+          png: bool) -> int:
+    """Replay game N of FILE (- for stdin) and write its score sheet, or its points by Age, as an SVG picture
+    (or, with --png, a PNG one)."""
     from ..render import canonical_address
     from ..viewer import chart_svg, sheet_svg
+    from ..viewer.svg import picture_title, to_png
     from .inputs import one_game
+
+    if png:
+        try:
+            import resvg_py  # noqa: F401
+        except ImportError:
+            raise UserError("sheet --png needs resvg-py: pip install 'wnotation[png]'") from None
+        if output is None and sys.stdout.isatty():
+            raise click.UsageError("a PNG is not for a terminal: give -o FILE.png (or pipe it)")
 
     record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)
     pad = played.final is None and played.scores is not None and where is None and not chart  # a score pad
     if played.final is None and not pad:
         raise UserError(f"game {game} of {source} has no turn: there is no position to score")
+    title = picture_title(record, played) if png else None
     try:
         at = canonical_address(where) if where is not None else None
-        picture = sheet_svg(played, record=record) if pad else (chart_svg if chart else sheet_svg)(played, at)
+        if pad:
+            picture = sheet_svg(played, record=record, title=title)
+        elif chart:
+            picture = chart_svg(played, at, title=title)
+        else:
+            picture = sheet_svg(played, at, title=title)
     except KeyError as exc:
         raise UserError(str(exc.args[0])) from None
-    _emit(picture, output, f"the picture of game {game} of {source}")
+    if png:
+        _emit_bytes(to_png(picture), output)
+    else:
+        _emit(picture, output, f"the picture of game {game} of {source}")
     return code
+
+
+def _emit_bytes(content: bytes, output: str | None) -> None:
+    """:func:`_emit` for a binary picture: to standard output's bytes, or atomically to ``output``."""
+    from ..viewer.site import write_inside
+
+    if output is None or output == "-":
+        stream = sys.stdout.buffer
+        stream.write(content)
+        stream.flush()
+        return
+    target = Path(output)
+    try:
+        write_inside(target.parent if str(target.parent) else Path("."), target.name, content)
+    except OSError as exc:
+        raise UserError(f"cannot write {output}: {(exc.strerror or str(exc)).lower()}") from None
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 COMMANDS = (html, sheet)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any, Sequence
 
-from ..catalog import AGE_NUMERALS, Card
+from ..catalog import AGE_NUMERALS, Card, card_data, load, wonder_data
 from ..engine import Replay, view
 from ..engine import events as ev
 from ..engine.variations import split_address
@@ -29,6 +29,18 @@ def game_title(record: Record) -> str:
     date = record.date or "date unknown"
     names = ", ".join(s.name for s in record.seats)
     return f"{event}, {date}: {names}" if event else f"{date}: {names}"
+
+
+def without_comments(record: Record) -> Record:
+    """``record`` without its annotator's comments, glyphs and annotation tags (game, turns, actions, picks and
+    variations): what a seat's view keeps unless asked, since a comment can name the cards that seat did not see.
+    A fresh Record."""
+    def bare(turn: Turn) -> Turn:
+        actions = tuple(_bare(a) for a in turn.actions)
+        variations = tuple(v.model_copy(update={"turns": tuple(bare(t) for t in v.turns)}) for v in turn.variations)
+        return turn.model_copy(update={"actions": actions, "annotation": NO_ANNOTATION, "variations": variations})
+
+    return record.model_copy(update={"turns": tuple(bare(t) for t in record.turns), "annotation": NO_ANNOTATION})
 
 
 def redact(record: Record, seat: int) -> Record:
@@ -125,6 +137,22 @@ def event_parts(event: Any, players: int) -> list[str | int] | None:
     return None
 
 
+def _log_entry(event: Any, parts: list[str | int]) -> dict[str, Any]:
+    """One line of a position's log: the seat, the event's kind and sentence (:func:`event_parts`), and what the
+    board draws of it: the card (``"?"`` unknown) of a build, sale, stage or pick, the coins and the payee
+    (``None``: the bank) of a payment, the coins of a gain."""
+    entry: dict[str, Any] = {"seat": getattr(event, "seat", None), "kind": type(event).__name__, "parts": parts}
+    if isinstance(event, (ev.CardBuilt, ev.StageBuilt, ev.CardSold, ev.CardDiscarded, ev.PickedFromDiscard)):
+        entry["card"] = _name(event.card)
+    if isinstance(event, ev.StageBuilt):
+        entry["stage"] = event.stage
+    if isinstance(event, ev.CoinsPaid):
+        entry["to"], entry["amount"] = event.to, event.amount
+    if isinstance(event, ev.CoinsGained):
+        entry["amount"] = event.amount
+    return entry
+
+
 def event_text(event: Any, names: Sequence[str]) -> str | None:
     """:func:`event_parts` as one sentence with the seats' ``names`` (``Marta paid 2 coins to Jonas``)."""
     parts = event_parts(event, len(names))
@@ -138,7 +166,34 @@ def _city(state: Any, seat: int) -> dict[str, Any]:
     is embedded once, however many positions there are)."""
     data = city_data(state, seat, "")
     del data["name"]
+    data["stage_ages"] = list(state.cities[seat - 1].stage_ages)  # public: the table sees a stage's Age back
     return data
+
+
+def card_facts() -> dict[str, list[dict[str, Any]]]:
+    """Every card design of the catalogue by printed name (a name printed in two Ages has two designs), with what
+    a tile and its tooltip show: Age, colour, cost, effects (each with its wording), chains and the copies per
+    player count; from :func:`wnotation.catalog.card_data`. The same table for every game (no record text)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for c in load():
+        d = card_data(c)
+        out.setdefault(c.name, []).append({k: d[k] for k in ("age", "colour", "cost", "effects", "chain_from",
+                                                             "chain_to", "copies_by_players")})
+    return out
+
+
+def wonder_facts(record: Record) -> dict[str, dict[str, Any]]:
+    """The Wonder sides at the table, keyed ``"name side"``: full name, starting resource and each stage's cost
+    and effects (:func:`wnotation.catalog.wonder_data`). A seat whose Wonder the catalogue does not know has no
+    entry (its board shows the stage count only)."""
+    out: dict[str, dict[str, Any]] = {}
+    for s in record.seats:
+        try:
+            side = load().wonder(s.wonder, s.side)
+        except (ValueError, KeyError):
+            continue
+        out[f"{side.name} {side.side}"] = wonder_data(side)
+    return out
 
 
 def _action_data(action: Action) -> dict[str, Any]:
@@ -231,7 +286,7 @@ def _age_end(replay: Replay, line: str, age: int) -> str | None:
 
 
 def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
-              source: str | None = None, line0: int = 0) -> dict[str, Any]:
+              source: str | None = None, line0: int = 0, keep_comments: bool = False) -> dict[str, Any]:
     """The record and its replay as one JSON-ready dict: header, seats, the 7WN source, the findings, and one
     snapshot per position of ``replay`` (each city as :func:`wnotation.render.city_data` gives it but for the
     name, the discard pile, the turn just played with its annotations, the engine's events as sentences
@@ -244,12 +299,16 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
     text: the record's own line minus ``line0`` for a ``source`` given (the lines of the file before the game),
     the line of the canonical text otherwise (which is read back for it). Engine remarks that only ``check``
     shows are left out. Cost: one score sheet per position, and a second replay when the source is made here.
+    A seat's view drops the annotator's comments, glyphs and tags (:func:`without_comments`: a comment can name a
+    card the seat did not see) unless ``keep_comments``; ``view.comments`` says which.
     Raises ``ValueError`` for a ``view_seat`` not at the table."""
     shown, findings = record, replay.findings
     if view_seat is not None:
         if not 1 <= view_seat <= record.players:
             raise ValueError(f"seat {view_seat} is not at the table (seats 1 to {record.players})")
         shown = redact(record, view_seat)
+        if not keep_comments:
+            shown = without_comments(shown)
     lines_of = replay  # the replay whose spans are lines of the embedded source
     if source is None or view_seat is not None:
         source, line0 = write(shown), 0
@@ -291,8 +350,7 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
             "cities": [_city(shown_state, s) for s in range(1, record.players + 1)],
             "discard": [_name(c) for c in shown_state.discard],
             "played": _turn_data(turn) if turn is not None else None,
-            "log": [{"seat": getattr(e, "seat", None), "kind": type(e).__name__, "parts": parts}
-                    for e in events if (parts := event_parts(e, record.players)) is not None],
+            "log": [_log_entry(e, parts) for e in events if (parts := event_parts(e, record.players)) is not None],
             "score": _sheet_rows(sheet),
             "provisional": sheet.provisional,
             "by_age": points_by_age(replay, address),
@@ -311,7 +369,10 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         "tags": [[t.name, t.value] for t in record.tags],
         "seats": [{"seat": k, "name": s.name, "wonder": s.wonder, "side": s.side}
                   for k, s in enumerate(record.seats, 1)],
-        "view": None if view_seat is None else {"seat": view_seat, "name": names[view_seat - 1]},
+        "view": None if view_seat is None else {"seat": view_seat, "name": names[view_seat - 1],
+                                                "comments": keep_comments},
+        "cards": card_facts(),
+        "wonders": wonder_facts(record),
         "categories": list(CATEGORIES if replay.scores is None else replay.scores.rows),
         "rows": list(SCORE_ROWS if replay.scores is None else score_rows(replay.scores)),
         "game": _note(shown.annotation),
@@ -362,8 +423,7 @@ def _variations_data(shown: Record, replay: Replay, lines_of: Replay, view_seat:
                 "ended": state.ended, "cities": [_city(shown_state, s) for s in range(1, shown.players + 1)],
                 "discard": [_name(c) for c in shown_state.discard],
                 "played": _turn_data(turn) if turn is not None else None,
-                "log": [{"seat": getattr(e, "seat", None), "kind": type(e).__name__, "parts": parts}
-                        for e in events if (parts := event_parts(e, shown.players)) is not None],
+                "log": [_log_entry(e, parts) for e in events if (parts := event_parts(e, shown.players)) is not None],
                 "score": _sheet_rows(sheet), "provisional": sheet.provisional,
                 "by_age": points_by_age(replay, full),
                 "findings": [k for k, r in enumerate(rows) if r["address"] == full],

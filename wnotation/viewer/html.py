@@ -99,21 +99,55 @@ def document(title: str, body: str, *, script: str | None = None, style: str, la
     )
 
 
+def _without_script(data: dict[str, Any], source: str) -> str:
+    """What the page shows before (or without) its script: the players with their Wonders, the final score sheet
+    and the record's 7WN text, all escaped element text. The script hides the first part and redraws the text
+    as coloured tokens."""
+    seats = "".join(f"<li>{text(s['name'])}: {text(s['wonder'])} {text(s['side'])}</li>" for s in data["seats"])
+    parts = [f'<section id="static" class="static" aria-labelledby="static-h"><h2 id="static-h">Players</h2>'
+             f"<ol>{seats}</ol>"]
+    final = data["final"]
+    if final is not None:
+        head = "".join(f'<th scope="col">{text(s["name"])}</th>' for s in data["seats"])
+        rows = "".join(f'<tr><th scope="row">{text(row)}</th>'
+                       + "".join(f"<td>{text(str(line[row]))}</td>" for line in final["seats"]) + "</tr>"
+                       for row in data["rows"])
+        winners = " and ".join(text(w) for w in final["winners"])
+        label = "Shared victory" if len(final["winners"]) > 1 else "Winner"
+        parts.append(f'<h2>Final score sheet</h2><p>{label}: {winners}</p>'
+                     f'<table class="sheet"><thead><tr><td></td>{head}</tr></thead><tbody>{rows}</tbody></table>')
+        parts.extend(f"<p>{text(x)}</p>" for x in final["tie_break"])
+    parts.append("<noscript><p>Stepping through the positions needs JavaScript; the players, the final sheet and "
+                 "the 7WN text below are the page's own.</p></noscript></section>\n")
+    parts.append('<section class="source" aria-labelledby="source-h"><details open><summary id="source-h">7WN source'
+                 f'</summary><pre id="source" class="src">{text(source)}</pre></details></section>\n')
+    return "".join(parts)
+
+
 def page(record: Record, replay: Replay, *, view_seat: int | None = None, source: str | None = None,
-         line0: int = 0, download_name: str = "game.7wn") -> str:
+         line0: int = 0, download_name: str = "game.7wn", keep_comments: bool = False,
+         back: str | None = None) -> str:
     """The viewer page of one game: a fresh string, the same for the same input. ``replay`` must be the replay of
     ``record``; ``view_seat`` (1-based) shows only what that seat could see; ``source`` is the 7WN text the
     "download" button saves and the source pane shows, coloured by the 7WN lexer (default: the record's canonical
     text; ``line0``: the lines of the file before it, so findings name lines of ``source``; with ``view_seat``
     always the canonical text of what the seat saw, since the file would tell the hidden cards); ``download_name``
-    its file name (made safe).
+    its file name (made safe; a seat's view adds ``-seen-by-NAME``, so the file says whose view it is). A seat's
+    view leaves out the annotator's comments and glyphs unless ``keep_comments`` (then the page says they may
+    reveal what the seat did not see). ``back``: a club site's name, for a link back to its ``index.html``.
     Cost: :func:`wnotation.viewer.game_data`'s, one score sheet per position. Raises ``ValueError`` for a
     ``view_seat`` not at the table."""
-    data = game_data(record, replay, view_seat=view_seat, source=source, line0=line0)
-    data["download"] = file_name(download_name.removesuffix(".7wn")) + ".7wn"
-    data["tokens"] = tokens(data.pop("source"))  # the tokens' texts joined are the source: embedded once
+    data = game_data(record, replay, view_seat=view_seat, source=source, line0=line0, keep_comments=keep_comments)
+    stem = download_name.removesuffix(".7wn")
+    if data["view"]:
+        stem += "-seen-by-" + data["view"]["name"]
+    data["download"] = file_name(stem) + ".7wn"
+    source_text = data.pop("source")
+    data["tokens"] = tokens(source_text)  # the tokens' texts joined are the source
     skeleton = asset("viewer.html")
-    body = (skeleton
+    if back is not None:
+        skeleton = f'<p class="back"><a href="index.html">\u2190 {text(back)}</a></p>\n' + skeleton
+    body = (skeleton + _without_script(data, source_text)
             + f'<script type="application/json" id="wn-data">{script_json(data)}</script>\n')
     title = data["title"] + (f" (as seen by {data['view']['name']})" if data["view"] else "")
     return document(title, body, script=asset("viewer.js"), style=asset("viewer.css"))

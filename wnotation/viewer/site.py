@@ -34,9 +34,11 @@ class SiteGame:
     errors: int = 0  # error findings of the replay
     date: str = ""
     event: str = ""
-    players: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()  # "name (Wonder side)", seat order
     winners: tuple[str, ...] = ()
     totals: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()  # the seats' names, seat order
+    wonders: tuple[str, ...] = ()  # the seats' Wonders, seat order
 
 
 @dataclass(slots=True)
@@ -90,20 +92,27 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_inside(out: Path, name: str, content: str) -> Path:
+def write_inside(out: Path, name: str, content: str | bytes) -> Path:
     """Write ``content`` to ``out/name`` atomically: a hidden temporary file beside it (not ``*.html`` nor
     ``*.7wn``), flushed to disk, given the mode a new file gets, then renamed over ``name``, which replaces a
     link there rather than following it. Raises ``ValueError`` when ``name`` is not a plain name inside ``out``,
-    ``OSError`` when the folder cannot be written (the temporary file is then removed)."""
+    ``OSError`` when the folder cannot be written (the temporary file is then removed). ``bytes`` are written as
+    they are (a PNG), text as UTF-8 with ``\n`` line ends."""
     if not name or name != Path(name).name or name in (".", "..") or "\\" in name or "\x00" in name:
         raise ValueError(f"refusing to write {name!r}: not a plain file name inside {out}")
     target = out / name
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
+        if isinstance(content, bytes):
+            with os.fdopen(fd, "wb") as raw:
+                raw.write(content)
+                raw.flush()
+                os.fsync(raw.fileno())
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, _file_mode())
         os.replace(tmp, target)
     except BaseException:
@@ -114,12 +123,13 @@ def write_inside(out: Path, name: str, content: str) -> Path:
 
 
 def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], *,
-               view_seat: int | None = None) -> SiteReport:
+               view_seat: int | None = None, keep_comments: bool = False, club: str = "Games") -> SiteReport:
     """Write a viewer page for every game of ``inputs`` (files or directories of ``*.7wn``) and ``index.html``
     into the folder ``out`` (created if missing). A game that cannot be read gets an index row with the reason
     and no page; a file that cannot be read at all (missing, not UTF-8) is listed in the report. ``view_seat``
     shows every game as that seat number saw it (a game with fewer seats is shown whole). Each page embeds its
-    game's own text. Returns the :class:`SiteReport`. Cost: one replay and one page per game, one file's text and
+    game's own text (``keep_comments``: as :func:`wnotation.viewer.page`'s) and a link back to the index; the
+    index is headed ``club``, and each player (by name) gets a page of their games (:func:`player_pages`). Returns the :class:`SiteReport`. Cost: one replay and one page per game, one file's text and
     Records in memory at a time."""
     from ..engine import replay
 
@@ -147,7 +157,8 @@ def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[
             played = replay(game)
             seat = view_seat if view_seat is not None and view_seat <= game.players else None
             write_inside(out_dir, name, page(game, played, view_seat=seat, source=piece, line0=line0,
-                                             download_name=name.removesuffix(".html")))
+                                             download_name=name.removesuffix(".html"),
+                                             keep_comments=keep_comments, back=club))
             sheet = played.scores
             report.games.append(SiteGame(
                 str(path), number, name,
@@ -156,34 +167,98 @@ def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[
                 players=tuple(f"{s.name} ({s.wonder} {s.side})" for s in game.seats),
                 winners=tuple(game.seats[s - 1].name for s in sheet.winners()) if sheet is not None else (),
                 totals=tuple(line.total for line in sheet.lines) if sheet is not None else (),
+                names=tuple(s.name for s in game.seats), wonders=tuple(s.wonder for s in game.seats),
             ))
-    write_inside(out_dir, "index.html", index_page(report))
+    players = player_pages(report, club)
+    for name, document_text in players.values():
+        write_inside(out_dir, name, document_text)
+    write_inside(out_dir, "index.html", index_page(report, club, {p: n for p, (n, _) in players.items()}))
     return report
 
 
-def index_page(report: SiteReport) -> str:
-    """The site's index: a table of every game (date, event, players and Wonders, winner, scores), linking each
-    page. No script at all; its policy allows none."""
+def _newest_first(games: Sequence[SiteGame]) -> list[SiteGame]:
+    """The games by date, newest first (a game without a date last), input order among equals."""
+    dated = sorted((g for g in games if g.date), key=lambda g: g.date, reverse=True)
+    return dated + [g for g in games if not g.date]
+
+
+def _link_text(g: SiteGame) -> str:
+    """What a game's link says: its event (or its players) and its winner."""
+    what = g.event or ", ".join(g.names)
+    if g.winners:
+        return f"{what}: {' and '.join(g.winners)} {'share' if len(g.winners) > 1 else 'wins'}"
+    return f"{what} (unfinished)"
+
+
+def player_pages(report: SiteReport, club: str = "Games") -> dict[str, tuple[str, str]]:
+    """A page for each player of the site's games, by name as written: player -> (file name, document), listing
+    their games newest first with their score and place, and their games, wins, average score (of the scored
+    games) and favourite Wonder (the one played most; the first played among equals). File names are
+    ``player-NAME.html`` made safe and unique; never record text beyond that."""
+    games: dict[str, list[tuple[SiteGame, int]]] = {}
+    for g in report.games:
+        if g.page is None:
+            continue
+        for k, name in enumerate(g.names):
+            games.setdefault(name, []).append((g, k))
+    taken = {"index.html"} | {g.page.casefold() for g in report.games if g.page}
+    order = {id(g): k for k, g in enumerate(_newest_first(report.games))}
+    out: dict[str, tuple[str, str]] = {}
+    for player in sorted(games, key=str.casefold):
+        played = games[player]
+        file = page_name("player-" + player, 1, False, taken)
+        scored = [g.totals[k] for g, k in played if g.totals]
+        wins = sum(1 for g, _ in played if player in g.winners)
+        counts: dict[str, int] = {}
+        for g, k in played:
+            counts[g.wonders[k]] = counts.get(g.wonders[k], 0) + 1
+        favourite = max(counts, key=lambda w: counts[w])  # max keeps the first played among equals
+        average = f"{sum(scored) / len(scored):.1f}" if scored else "none scored"
+        rows = "".join(
+            f'<li><a href="{text(g.page or "")}">{text(_link_text(g))}</a> '
+            f"<span>{text(g.date or 'date unknown')}</span> · {text(g.wonders[k])}"
+            + (f" · {g.totals[k]} points" if g.totals else "") + "</li>"
+            for g, k in sorted(played, key=lambda gk: order[id(gk[0])]))
+        body = (f'<header><p class="back"><a href="index.html">\u2190 {text(club)}</a></p>'
+                f'<h1 class="rt">{text(player)}</h1></header>\n<main>\n<dl class="stats">'
+                f"<div><dt>games</dt><dd>{len(played)}</dd></div><div><dt>wins</dt><dd>{wins}</dd></div>"
+                f"<div><dt>average score</dt><dd>{average}</dd></div>"
+                f"<div><dt>favourite Wonder</dt><dd>{text(favourite)} ({counts[favourite]} of {len(played)})</dd></div>"
+                f'</dl>\n<h2>Games, newest first</h2><ol class="list">{rows}</ol>\n</main>\n')
+        out[player] = (file, document(f"{player}: {club}", body, style=asset("index.css")))
+    return out
+
+
+
+def index_page(report: SiteReport, club: str = "Games", players: dict[str, str] | None = None) -> str:
+    """The site's index, headed ``club``: every game newest first, its link saying its event and winner, with its
+    date, players (each linking their page in ``players``: name -> file name) and Wonders, and scores; the games
+    that cannot be read after them. No script at all; its policy allows none."""
+    players = players or {}
     rows = []
+
+    def who(name: str, wonder: str) -> str:
+        shown = f'<span class="rt">{text(name)}</span> ({text(wonder)})'
+        return f'<a href="{text(players[name])}">{shown}</a>' if name in players else shown
+
+    for g in _newest_first([g for g in report.games if g.page is not None]):
+        link = f'<a href="{text(g.page or "")}" class="rt">{text(_link_text(g))}</a>'
+        flag = f' <span class="bad">({g.errors} finding{"s" if g.errors != 1 else ""})</span>' if g.errors else ""
+        seated = "<br>".join(who(n, w) for n, w in zip(g.names, g.wonders))
+        totals = " – ".join(str(t) for t in g.totals) or "–"
+        rows.append(f'<tr><td data-h="game">{link}{flag}</td><td data-h="date">{text(g.date or "unknown")}</td>'
+                    f'<td data-h="players">{seated}</td><td data-h="scores">{totals}</td></tr>')
     for g in report.games:
         if g.page is None:
             rows.append(f'<tr class="bad"><td>{text(Path(g.source).name)} #{g.number}</td>'
-                        f'<td colspan="5">cannot be read: <span class="rt">{text(g.error or "")}</span></td></tr>')
-            continue
-        link = f'<a href="{text(g.page)}">{text(g.page.removesuffix(".html"))}</a>'
-        flag = f' <span class="bad">({g.errors} finding{"s" if g.errors != 1 else ""})</span>' if g.errors else ""
-        players = "<br>".join(f'<span class="rt">{text(p)}</span>' for p in g.players)
-        winners = ", ".join(f'<span class="rt">{text(w)}</span>' for w in g.winners) or "unfinished"
-        totals = " – ".join(str(t) for t in g.totals) or "–"
-        rows.append(f"<tr><td>{link}{flag}</td><td>{text(g.date)}</td><td class=\"rt\">{text(g.event)}</td>"
-                    f"<td>{players}</td><td>{winners}</td><td>{totals}</td></tr>")
+                        f'<td colspan="3">cannot be read: <span class="rt">{text(g.error or "")}</span></td></tr>')
     for source, reason in report.unreadable:
-        rows.append(f'<tr class="bad"><td>{text(Path(source).name)}</td><td colspan="5">cannot be read: '
+        rows.append(f'<tr class="bad"><td>{text(Path(source).name)}</td><td colspan="3">cannot be read: '
                     f"{text(reason)}</td></tr>")
     count = f"{report.pages} game{'s' if report.pages != 1 else ''}"
-    body = (f"<header><h1>Games</h1><p>{count}, each viewable offline in its own page.</p></header>\n<main>\n"
-            '<table class="games"><thead><tr><th scope="col">game</th><th scope="col">date</th>'
-            '<th scope="col">event</th><th scope="col">players (Wonders, seat order)</th>'
-            '<th scope="col">winner</th><th scope="col">scores (seat order)</th></tr></thead>\n<tbody>\n'
-            + "\n".join(rows) + "\n</tbody></table>\n</main>\n")
-    return document("Games", body, style=asset("index.css"))
+    body = (f'<header><h1 class="rt">{text(club)}</h1><p>{count}, newest first, each viewable offline in its own '
+            "page; a player's name leads to their games.</p></header>\n<main>\n"
+            '<table class="games"><thead><tr><th scope="col">game (event: winner)</th><th scope="col">date</th>'
+            '<th scope="col">players (Wonders, seat order)</th><th scope="col">scores (seat order)</th></tr>'
+            "</thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>\n</main>\n")
+    return document(club, body, style=asset("index.css"))

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 
 from ..engine import Replay
 from ..record import Record
-from ..render import describe_address, score_rows
+from ..render import describe_address, score_data, score_rows
 from .data import points_by_age, tie_break
 
 #: The score pad's colour per row (category bands), the total, coins and rank plain.
@@ -77,13 +77,15 @@ def sheet_svg(replay: Replay, at: str | None = None, *, title: str | None = None
     ties = tie_break(names, sheet)
     height = top + row_h * len(rows) + 40 + 18 * len(ties)
     final = not sheet.provisional
-    heading = title or ("Score sheet" if final else f"Provisional score sheet at {where}")
+    heading, _, subtitle = (title or ("Score sheet" if final else f"Provisional score sheet at {where}")).partition("\n")
     caption = (f"{heading} ({'final' if final else describe_address(where) + ', as if the game ended here'})")
     body = [f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbfaf7"/>\n',
-            f'<text x="12" y="24" font-size="16" font-weight="bold" fill="#1d1d1f">{xml_text(_short(heading, 90))}'
+            f'<text x="12" y="24" font-size="16" font-weight="bold" fill="#1d1d1f">'
+            f"{xml_text(_short(heading, max(30, (width - 24) // 10)))}"
             "</text>\n",
-            f'<text x="12" y="44" font-size="12" fill="#5f6368">'
-            f"{'Final' if final else 'Provisional: ' + xml_text(describe_address(where))}</text>\n"]
+            '<text x="12" y="44" font-size="12" fill="#5f6368">'
+            + (xml_text(_short(subtitle, max(30, (width - 24) // 7))) + " \u00b7 " if subtitle else "")
+            + f"{'Final' if final else 'Provisional: ' + xml_text(describe_address(where))}</text>\n"]
     for k, name in enumerate(names):
         x = label_w + col_w * k
         body.append(f'<g><title>{xml_text(name)}</title><text x="{x + col_w // 2}" y="{top - 10}" font-size="13" '
@@ -132,9 +134,10 @@ def chart_svg(replay: Replay, at: str | None = None, *, title: str | None = None
     hi = max(1, *(v for r in rows for v in r))
     scale = (width - left - right) / (hi - lo)
     zero = left - lo * scale
-    heading = title or f"Points by Age at {where}"
+    heading = " \u00b7 ".join((title or f"Points by Age at {where}").split("\n"))
     body = [f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbfaf7"/>\n',
-            f'<text x="12" y="22" font-size="15" font-weight="bold" fill="#1d1d1f">{xml_text(_short(heading, 60))}'
+            f'<text x="12" y="22" font-size="15" font-weight="bold" fill="#1d1d1f">'
+            f"{xml_text(_short(heading, max(30, (width - 24) // 10)))}"
             "</text>\n"]
     for k, age in enumerate(("Age I", "Age II", "Age III")):
         x = left + 80 * k
@@ -154,3 +157,25 @@ def chart_svg(replay: Replay, at: str | None = None, *, title: str | None = None
                             f'font-size="10" fill="#1d1d1f">{v}</text>\n')
     body.append(f'<line x1="{zero:.1f}" x2="{zero:.1f}" y1="48" y2="{height - 6}" stroke="#777"/>\n')
     return _svg(width, height, heading, body)
+
+
+def picture_title(record: Record, replay: Replay) -> str:
+    """The title line a shared picture carries: the winner (or the shared victory) once the game is scored, the
+    event (if any), date and players on a line of their own: ``"Winner: Grace\\nSeven-player marathon, 2026.11.07:
+    Elif, …"`` (:func:`sheet_svg` draws the second line under the first; :func:`chart_svg` joins them with ``·``)."""
+    from .data import game_title
+
+    title = game_title(record)
+    if replay.scores is not None:  # the winner first: a long line is shortened at its end, the list of players
+        winners = score_data(record, replay.scores)["winners"]
+        title = ("Shared victory: " if len(winners) > 1 else "Winner: ") + " and ".join(winners) + "\n" + title
+    return title
+
+
+def to_png(svg: str, *, zoom: float = 2.0) -> bytes:
+    """``svg`` (one of this module's pictures) rasterised to PNG bytes at ``zoom`` times its size, by resvg (the
+    ``png`` extra: ``pip install 'wnotation[png]'``), with the system's fonts and no network: the pictures
+    reference nothing outside themselves. Raises ``ImportError`` when resvg-py is not installed."""
+    import resvg_py
+
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom, background="#fbfaf7"))

@@ -48,9 +48,20 @@
   D.tags.forEach(function (t) {
     var row = el("div");
     row.appendChild(rt("dt", t[0]));
-    row.appendChild(rt("dd", t[1]));
+    // the [Position] string is for programs; the page says what it means
+    row.appendChild(rt("dd", t[0] === "Position" ? "the game starts from a position (see the first board)" : t[1]));
     $("tags").appendChild(row);
   });
+  var tagBox = $("tags");
+  if (tagBox.scrollHeight > tagBox.clientHeight) {  // a long header scrolls: reachable from the keyboard too
+    tagBox.tabIndex = 0;
+  }
+  var ns = $("static");
+  if (ns) ns.hidden = true;  // the page without JavaScript: this script draws all of it
+  $("source-h").parentNode.open = false;  // open without JavaScript; here, on request
+  if (D.view && D.view.comments) {
+    $("view").textContent += " The annotator's comments are kept: they may name cards this seat did not see.";
+  }
   var slider = $("slider");
   slider.max = String(P.length - 1);
 
@@ -75,8 +86,45 @@
       b.addEventListener("click", function () { go(i); });
       turnButtons.push(b);
       li.appendChild(b);
+      branches(li, p);
       list.appendChild(li);
     });
+    if (line) {  // a way back up the tree: the line this variation branches from
+      var up = el("li", "up"), parent = LINES[line].parent || "";
+      var ub = el("button", "branch", "\u2191 " + (parent ? "variation " + parent : "main line"));
+      ub.type = "button";
+      var from = (parent ? parent + "." : "") + LINES[line].replaces;  // the turn it replaces, in its parent line
+      ub.addEventListener("click", function () {
+        var at = index.get(from) || [0, 0];
+        setLine(at[0]);
+        go(at[1]);
+      });
+      up.appendChild(ub);
+      list.insertBefore(up, list.firstChild);
+    }
+  }
+
+  // the variations that replace the turn of position p, as branches under it (a tree, as lichess shows one),
+  // each labelled with the seats whose actions it changes
+  function branches(li, p) {
+    var kids = LINES.filter(function (l, k) {
+      return k && l.parent === (line ? LINES[line].address : "") && l.address.slice(0, p.address.length + 1) === p.address + "(";
+    });
+    if (!kids.length) return;
+    var ul = el("ul", "vars");
+    kids.forEach(function (l) {
+      var k = LINES.indexOf(l), first = l.positions[0];
+      var seats = first && first.played ? first.played.actions.map(function (a) { return seatName(a.seat); }) : [];
+      var item = el("li");
+      var b = el("button", "branch", "\u21b3 " + l.address.slice(p.address.length) + (seats.length ? " " + seats.join(", ") : "") +
+        (l.findings.length ? " \u26a0" : ""));
+      b.type = "button";
+      b.setAttribute("aria-label", "variation " + l.address + (seats.length ? ", changing " + seats.join(", ") : ""));
+      b.addEventListener("click", function () { setLine(k); go(0); });
+      item.appendChild(b);
+      ul.appendChild(item);
+    });
+    li.appendChild(ul);
   }
 
   // the line selector: shown only when the record has variations
@@ -167,7 +215,7 @@
   }
 
   function tags(parent, list) {
-    list.forEach(function (t) { parent.appendChild(rt("span", "[%" + t[0] + (t[1] ? " " + t[1] : "") + "]")).className = "rt atag"; });
+    list.forEach(function (t) { parent.appendChild(rt("span", t[0] + (t[1] ? ": " + t[1] : ""))).className = "rt atag"; });
   }
 
   function note(parent, who, texts) {
@@ -193,6 +241,7 @@
   // the source, one span per line (id L1, L2, …, each ending with its line end) holding the lexer's tokens
   function source() {
     var pre = $("source"), frag = document.createDocumentFragment(), n = 0, line = null;
+    clear(pre);  // the page's own copy, for reading without JavaScript
     function newLine() {
       line = el("span", "ln");
       line.id = "L" + (++n);
@@ -209,7 +258,169 @@
     pre.appendChild(frag);
   }
 
+  // --- cards, symbols and tiles (facts from the catalogue, embedded as D.cards) -------------------------------------
+  // each colour has a letter as well, so a tile reads without colour
+  var COLOUR = { brown: ["R", "raw material"], grey: ["M", "manufactured good"], blue: ["C", "civilian"],
+    yellow: ["T", "commercial (trade)"], red: ["W", "military (war)"], green: ["S", "science"], purple: ["G", "guild"] };
+  var COLOURS = ["brown", "grey", "yellow", "blue", "green", "red", "purple"];
+  var RES = { wood: "Wd", stone: "St", clay: "Cl", ore: "Or", glass: "Gl", papyrus: "Pa", loom: "Lo" };
+  var SCI = { tablet: "Tb", compass: "Cp", gear: "Gr", any: "?" };
+  var AGE = ["", "I", "II", "III"];
+  var CARDS = D.cards || {};
+
+  function badge(cls, txt, label) {
+    var s = el("span", "sym " + cls, txt);
+    s.setAttribute("title", label);
+    return s;
+  }
+  function costSyms(cost) {
+    var f = document.createDocumentFragment();
+    if (cost.coins) f.appendChild(badge("coin", cost.coins, cost.coins + " coin" + (cost.coins > 1 ? "s" : "")));
+    Object.keys(cost.resources).forEach(function (r) {
+      var n = cost.resources[r];
+      f.appendChild(badge("res r-" + r, (n > 1 ? n : "") + (RES[r] || r), n + " " + r));
+    });
+    if (!f.firstChild) f.appendChild(badge("free", "free", "costs nothing"));
+    return f;
+  }
+  function effectSym(e) {
+    switch (e.type) {
+      case "produce": return badge("res r-" + e.choices[0] + (e.tradable ? "" : " own"),
+        (e.amount > 1 ? e.amount : "") + e.choices.map(function (c) { return RES[c] || c; }).join("/"), e.text);
+      case "points": return badge("vp", e.amount + "\u2605", e.text);
+      case "shields": return badge("shield", e.amount + "\u2694", e.text);
+      case "coins": return badge("coin", "+" + e.amount, e.text);
+      case "science": return badge("sci", SCI[e.symbol] || e.symbol, e.text);
+      case "trade_discount": return badge("trade", "\u21c4" + e.price, e.text);
+      case "coins_per": return badge("coin", e.each + "/" + e.counts.map(short).join("/"), e.text);
+      case "points_per": return badge("vp", e.each + "\u2605/" + e.counts.map(short).join("/"), e.text);
+      case "points_if_wonder_complete": return badge("vp", e.amount + "\u2605 all", e.text);
+      default: return badge("power", "\u2726", e.text);
+    }
+  }
+  function short(x) { return x === "wonder_stage" ? "stage" : (COLOUR[x] ? COLOUR[x][0] : x); }
+  function effectSyms(effects) {
+    var f = document.createDocumentFragment();
+    effects.forEach(function (e) { f.appendChild(effectSym(e)); });
+    return f;
+  }
+  function costText(cost) {
+    var parts = [];
+    if (cost.coins) parts.push(cost.coins + " coin" + (cost.coins > 1 ? "s" : ""));
+    Object.keys(cost.resources).forEach(function (r) { var n = cost.resources[r]; parts.push((n > 1 ? n + "\u00d7" : "") + r); });
+    return parts.length ? parts.join(" + ") : "free";
+  }
+  // the facts of a card as lines of text: what the tooltip and the tap card say
+  function cardLines(name) {
+    var designs = CARDS[name];
+    if (!designs) return [name === "?" ? "a card this view does not show" : name];
+    var out = [];
+    designs.forEach(function (d) {
+      var counts = Object.keys(d.copies_by_players).filter(function (n) { return d.copies_by_players[n]; });
+      out.push("Age " + AGE[d.age] + ", " + d.colour + " (" + COLOUR[d.colour][1] + ")" +
+        (d.colour === "purple" ? ", a guild (drawn: players + 2 guilds)" : counts.length ? ", in games of " + counts.join(", ") + " players" : ""));
+      out.push("Cost: " + costText(d.cost));
+      out.push("Effect: " + d.effects.map(function (e) { return e.text; }).join("; "));
+      if (d.chain_from.length) out.push("Free with: " + d.chain_from.join(" or "));
+      if (d.chain_to.length) out.push("Makes free: " + d.chain_to.join(", "));
+    });
+    return out;
+  }
+  function cardColour(name) { var d = CARDS[name]; return d ? d[0].colour : null; }
+
+  // a card as a tile: colour, letter, name, cost and effect as symbols; its facts in the tooltip and, on a tap,
+  // in the card panel
+  var TILES = new Map(), MENTIONS = new Map(), BOARDS = new Map();  // built once, cloned at each step
+  function tile(name, extra) {
+    if (!TILES.has(name)) TILES.set(name, makeTile(name));
+    var t = TILES.get(name).cloneNode(true);
+    if (extra) t.classList.add(extra);
+    return t;
+  }
+  function makeTile(name) {
+    var colour = cardColour(name), d = CARDS[name];
+    var t = el("span", "tile" + (colour ? " c-" + colour : " unknown"));
+    t.setAttribute("data-card", name);
+    t.setAttribute("title", name + "\n" + cardLines(name).join("\n"));
+    t.appendChild(el("span", "letter", colour ? COLOUR[colour][0] : "?")).setAttribute("aria-hidden", "true");
+    t.appendChild(rt("span", name)).className = "rt nm";
+    if (d) {
+      var c = el("span", "cost");
+      c.appendChild(costSyms(d[0].cost));
+      t.appendChild(c);
+      var e = el("span", "eff");
+      e.appendChild(effectSyms(d[0].effects));
+      t.appendChild(e);
+    }
+    return t;
+  }
+  function tiles(parent, names, mark) {
+    names.forEach(function (n) { parent.appendChild(tile(n, mark && mark(n))); });
+    return parent;
+  }
+  // a card named in a sentence: its colour letter and name, the facts in the tooltip
+  function mention(name) {
+    if (!MENTIONS.has(name)) MENTIONS.set(name, makeMention(name));
+    return MENTIONS.get(name).cloneNode(true);
+  }
+  function makeMention(name) {
+    var colour = cardColour(name);
+    var s = el("span", "mention" + (colour ? " c-" + colour : ""));
+    s.setAttribute("data-card", name);
+    s.setAttribute("title", cardLines(name).join("\n"));
+    s.appendChild(el("span", "letter", colour ? COLOUR[colour][0] : "?")).setAttribute("aria-hidden", "true");
+    s.appendChild(rt("span", name));
+    return s;
+  }
+  function showCard(name) {
+    var box = $("cardinfo");
+    box.hidden = false;
+    $("cardinfo-h").textContent = name;
+    var facts = $("cardfacts");
+    clear(facts);
+    cardLines(name).forEach(function (x) { facts.appendChild(rt("p", x)); });
+  }
+  document.addEventListener("click", function (e) {
+    var t = e.target && e.target.closest ? e.target.closest("[data-card]") : null;
+    if (t) showCard(t.getAttribute("data-card"));
+  });
+
+  function legend() {
+    var p = $("legend");
+    COLOURS.forEach(function (c) {
+      var s = el("span", "key");
+      s.appendChild(el("span", "letter c-" + c, COLOUR[c][0])).setAttribute("aria-hidden", "true");
+      s.appendChild(document.createTextNode(" " + c + ": " + COLOUR[c][1]));
+      p.appendChild(s);
+    });
+    [["coin", "3", "coins"], ["shield", "1\u2694", "shields"], ["vp", "2\u2605", "points"], ["sci", "Tb", "science: tablet (Tb), compass (Cp), gear (Gr)"],
+      ["res r-wood", "Wd", "resources: wood Wd, stone St, clay Cl, ore Or, glass Gl, papyrus Pa, loom Lo"],
+      ["trade", "\u21c41", "cheaper trade"], ["power", "\u2726", "a Wonder power"]].forEach(function (k) {
+      var s = el("span", "key");
+      s.appendChild(el("span", "sym " + k[0], k[1])).setAttribute("aria-hidden", "true");
+      s.appendChild(document.createTextNode(" " + k[2]));
+      p.appendChild(s);
+    });
+  }
+
   // --- one position ---------------------------------------------------------------------------------------------
+  function logText(e) { return e.parts.map(function (x) { return typeof x === "number" ? seatName(x) : x; }).join(""); }
+
+  // a log line with its card drawn as a mention (colour letter, tooltip)
+  function logLine(tag, e) {
+    var li = el(tag, "rt");
+    var text = logText(e);
+    if (e.card && e.card !== "?" && text.indexOf(e.card) >= 0) {
+      var at = text.indexOf(e.card);
+      li.appendChild(document.createTextNode(text.slice(0, at)));
+      li.appendChild(mention(e.card));
+      li.appendChild(document.createTextNode(text.slice(at + e.card.length)));
+    } else {
+      li.textContent = text;
+    }
+    return li;
+  }
+
   function renderTurn(p) {
     var ul = $("actions");
     clear(ul);
@@ -217,12 +428,11 @@
     $("turn-h").textContent = t ? "Turn " + t.label + (t.extra ? ": Babylon's extra turn" : "") : p.title;
     var bySeat = new Map(), other = [];
     p.log.forEach(function (e) {
-      var text = e.parts.map(function (x) { return typeof x === "number" ? seatName(x) : x; }).join("");
       if (t && e.seat && t.actions.some(function (a) { return a.seat === e.seat; })) {
         if (!bySeat.has(e.seat)) bySeat.set(e.seat, []);
-        bySeat.get(e.seat).push(text);
+        bySeat.get(e.seat).push(e);
       } else {
-        other.push(text);
+        other.push(e);
       }
     });
     if (t) {
@@ -234,12 +444,10 @@
         li.appendChild(el("code", "rt", a.text));
         if (a.note.glyph) li.appendChild(el("span", "glyph", a.note.glyph)).setAttribute("aria-label", "glyph " + a.note.glyph);
         if (a.pick && a.pick.note.glyph) li.appendChild(el("span", "glyph", "pick " + a.pick.note.glyph));
-        tags(li, a.note.tags);
-        if (a.pick) tags(li, a.pick.note.tags);
         var log = bySeat.get(a.seat);
         if (log) {
           var sub = el("ul", "log");
-          log.forEach(function (x) { sub.appendChild(rt("li", x)); });
+          log.forEach(function (x) { sub.appendChild(logLine("li", x)); });
           li.appendChild(sub);
         }
         ul.appendChild(li);
@@ -249,59 +457,199 @@
     if (other.length) {
       var li = el("li");
       var sub = el("ul", "log");
-      other.forEach(function (x) { sub.appendChild(rt("li", x)); });
+      other.forEach(function (x) { sub.appendChild(logLine("li", x)); });
       li.appendChild(sub);
       ul.appendChild(li);
     }
     if (!t && !other.length) ul.appendChild(el("li", null, p.address.slice(-2) === ".0" ? "The cards are dealt." : "Nothing happened."));
   }
 
-  function field(dl, name, key, value) {
-    dl.appendChild(el("dt", null, name));
-    var dd = typeof value === "string" ? rt("dd", value) : value;
-    dd.setAttribute("data-field", key);
-    dl.appendChild(dd);
-    return dd;
+  function counter(parent, cls, label, key, value, title) {
+    var box = el("span", "counter " + cls);
+    box.setAttribute("title", title || label);
+    box.appendChild(el("span", "clabel", label));
+    var v = el("span", "cval", value);
+    v.setAttribute("data-field", key);
+    box.appendChild(v);
+    parent.appendChild(box);
+    return v;
+  }
+
+  function wonderBoard(c) {
+    var key = c.seat + ":" + c.stages + ":" + c.stage_ages.join(",");
+    if (!BOARDS.has(key)) BOARDS.set(key, makeBoard(c));
+    return BOARDS.get(key).cloneNode(true);
+  }
+  function makeBoard(c) {
+    var w = (D.wonders || {})[c.wonder + " " + c.side];
+    var box = el("div", "wonder");
+    var name = el("p", "wname", (w ? w.full_name : c.wonder) + " \u00b7 " + c.side);
+    if (w) name.setAttribute("title", "starts with " + w.resource);
+    box.appendChild(name);
+    var ol = el("ol", "stages");
+    ol.setAttribute("aria-label", "Wonder stages: " + c.stages + " of " + c.stages_total + " built");
+    for (var k = 0; k < c.stages_total; k++) {
+      var built = k < c.stages, st = w ? w.stages[k] : null;
+      var li = el("li", "slot" + (built ? " built" : ""));
+      var head = el("span", "snum", (k + 1) + (built ? " \u2713 Age " + AGE[c.stage_ages[k]] : ""));
+      li.appendChild(head);
+      if (st) {
+        var cost = el("span", "cost");
+        cost.appendChild(costSyms(st.cost));
+        li.appendChild(cost);
+        var eff = el("span", "eff");
+        eff.appendChild(effectSyms(st.effects));
+        li.appendChild(eff);
+        li.setAttribute("title", "Stage " + (k + 1) + (built ? ", built in Age " + AGE[c.stage_ages[k]] : ", not built") +
+          "\nCost: " + costText(st.cost) + "\nEffect: " + st.effects.map(function (e) { return e.text; }).join("; "));
+      }
+      ol.appendChild(li);
+    }
+    box.appendChild(ol);
+    return box;
+  }
+
+  // the seat's plays of this position, drawn on its board: the card built, sold, discarded, staged or picked
+  function plays(p, seat) {
+    var out = { built: new Set(), lines: [] }, paid = [], got = [];
+    p.log.forEach(function (e) {
+      if (e.seat !== seat) return;
+      if (e.kind === "CardBuilt" || e.kind === "PickedFromDiscard") out.built.add(e.card);
+      if (e.kind === "CardBuilt") out.lines.push(["built", e.card, ""]);
+      else if (e.kind === "PickedFromDiscard") out.lines.push(["picked from the pile", e.card, ""]);
+      else if (e.kind === "CardSold") out.lines.push(["sold", e.card, " for 3 coins"]);
+      else if (e.kind === "CardDiscarded") out.lines.push(["discarded", e.card, ""]);
+      else if (e.kind === "StageBuilt") out.lines.push(["built stage " + e.stage + " with", e.card, ""]);
+      else if (e.kind === "CoinsPaid" && typeof e.to === "number") paid.push(e);
+    });
+    p.log.forEach(function (e) { if (e.kind === "CoinsPaid" && e.to === seat) got.push(e); });
+    out.paid = paid;
+    out.got = got;
+    return out;
   }
 
   function renderCities(p) {
     var box = $("cities");
     clear(box);
+    var n = p.cities.length;
+    box.style.setProperty("--seats", String(n));
     p.cities.forEach(function (c, k) {
       var art = el("article", "city" + (D.view && D.view.seat === c.seat ? " me" : ""));
       art.setAttribute("data-seat", String(c.seat));
       art.setAttribute("aria-label", "City of " + seatName(c.seat));
-      art.appendChild(rt("h3", seatName(c.seat)));
-      art.appendChild(el("p", "wonder", c.wonder + " " + c.side + " \u00b7 stages " + c.stages + " of " + c.stages_total));
-      var dl = el("dl");
-      field(dl, "coins", "coins", String(c.coins));
-      field(dl, "shields", "shields", String(c.shields));
+      var right = ((c.seat - 2 + n) % n) + 1, left = (c.seat % n) + 1;  // R-SEAT: left is seat i+1
+      var head = el("div", "chead");
+      var nr = rt("span", "\u25c2 " + seatName(right));
+      nr.className = "rt nb";
+      nr.setAttribute("title", "right neighbour");
+      head.appendChild(nr);
+      head.appendChild(rt("h3", seatName(c.seat)));
+      var nl = rt("span", seatName(left) + " \u25b8");
+      nl.className = "rt nb";
+      nl.setAttribute("title", "left neighbour");
+      head.appendChild(nl);
+      art.appendChild(head);
+      art.appendChild(wonderBoard(c));
+      var cs = el("div", "counters");
+      counter(cs, "coin", "coins", "coins", String(c.coins));
+      counter(cs, "shield", "shields", "shields", String(c.shields));
       var tok = c.military_tokens;
-      field(dl, "military", "military", tok.length ? tok.map(function (x) { return (x > 0 ? "+" : "") + x; }).join(" ") + " (= " + tok.reduce(function (a, b) { return a + b; }, 0) + ")" : "none");
-      field(dl, "science", "science", counted(c.science));
-      field(dl, "production", "production", counted(c.production));
-      if (c.own_use_only.length) field(dl, "own use only", "own", counted(c.own_use_only));
-      var dd = el("dd");
-      Object.keys(c.buildings).forEach(function (colour) {
-        c.buildings[colour].forEach(function (name) {
-          var s = el("span", "bld");
-          var chip = el("span", "chip c-" + colour);
-          chip.setAttribute("aria-hidden", "true");
-          s.appendChild(chip);
-          s.appendChild(rt("span", name));
-          s.setAttribute("title", colour);
-          dd.appendChild(s);
-        });
+      counter(cs, "mil", "military", "military", tok.length ? tok.map(function (x) { return (x > 0 ? "+" : "") + x; }).join(" ") + " = " + tok.reduce(function (a, b) { return a + b; }, 0) : "none");
+      counter(cs, "vp", p.provisional ? "score so far" : "score", "total", String(p.score[k].total));
+      art.appendChild(cs);
+      var did = plays(p, c.seat);
+      var play = el("ul", "plays");
+      did.lines.forEach(function (x) {
+        var li = el("li", "play");
+        li.appendChild(document.createTextNode(x[0] + " "));
+        li.appendChild(mention(x[1]));
+        if (x[2]) li.appendChild(el("span", "sym coin", "+3")).setAttribute("title", "3 coins from the bank");
+        play.appendChild(li);
       });
-      if (!dd.firstChild) dd.textContent = "none";
-      field(dl, "buildings", "buildings", dd);
-      if (c.hand.length) field(dl, "hand", "hand", c.hand.join(", "));
-      var line = p.score[k];
-      field(dl, p.provisional ? "score so far" : "score", "total", String(line.total));
-      art.appendChild(dl);
+      did.paid.forEach(function (e) {
+        var dir = e.to === left ? "left" : e.to === right ? "right" : "";
+        var li = el("li", "trade-out " + dir);
+        li.appendChild(document.createTextNode((dir === "right" ? "\u2190 " : "") + "paid "));
+        li.appendChild(el("span", "sym coin", e.amount));
+        li.appendChild(document.createTextNode(" to "));
+        li.appendChild(rt("span", seatName(e.to)));
+        if (dir === "left") li.appendChild(document.createTextNode(" \u2192"));
+        play.appendChild(li);
+      });
+      did.got.forEach(function (e) {
+        var li = el("li", "trade-in");
+        li.appendChild(document.createTextNode("took "));
+        li.appendChild(el("span", "sym coin", e.amount));
+        li.appendChild(document.createTextNode(" from "));
+        li.appendChild(rt("span", seatName(e.seat)));
+        play.appendChild(li);
+      });
+      if (play.firstChild) art.appendChild(play);
+      var cols = el("div", "cols");
+      cols.setAttribute("data-field", "buildings");
+      COLOURS.forEach(function (colour) {
+        var names = c.buildings[colour] || [];
+        if (!names.length) return;
+        var col = el("div", "col");
+        col.setAttribute("aria-label", colour + " Buildings");
+        tiles(col, names, function (nm) { return did.built.has(nm) ? "new" : ""; });
+        cols.appendChild(col);
+      });
+      if (!cols.firstChild) cols.appendChild(el("p", "none", "no Buildings yet"));
+      art.appendChild(cols);
+      var prod = el("p", "prod");
+      prod.setAttribute("data-field", "production");
+      prod.appendChild(el("span", "clabel", "produces "));
+      c.production.forEach(function (r) {
+        var parts = r.split("/");
+        prod.appendChild(badge("res r-" + parts[0], parts.map(function (x) { return RES[x] || x; }).join("/"), r));
+      });
+      c.own_use_only.forEach(function (r) {
+        var parts = r.split("/");
+        prod.appendChild(badge("res own r-" + parts[0], parts.map(function (x) { return RES[x] || x; }).join("/"), r + " (own use only)"));
+      });
+      c.science.forEach(function (x) { prod.appendChild(badge("sci", SCI[x] || x, "science: " + x)); });
+      art.appendChild(prod);
+      if (c.hand.length) {
+        var hand = el("div", "hand");
+        hand.setAttribute("data-field", "hand");
+        hand.setAttribute("aria-label", "Hand of " + seatName(c.seat));
+        hand.appendChild(el("span", "clabel", "hand "));
+        tiles(hand, c.hand);
+        art.appendChild(hand);
+      }
       box.appendChild(art);
     });
-    $("discard").textContent = p.discard.length ? p.discard.join(", ") + " (" + p.discard.length + " cards)" : "empty";
+    var pile = $("discard");
+    clear(pile);
+    if (p.discard.length) {
+      tiles(pile, p.discard);
+      pile.appendChild(el("span", "count", " (" + p.discard.length + " card" + (p.discard.length > 1 ? "s" : "") + ")"));
+    } else {
+      pile.textContent = "empty";
+    }
+    var age = p.age;
+    $("pass").textContent = p.ended ? "game over" : "Age " + AGE[age] + ": hands pass " + (age === 2 ? "right \u21ba" : "left \u21bb");
+    $("pass").setAttribute("title", age === 2 ? "Age II: each hand goes to the right neighbour (seat i\u22121)" : "Ages I and III: each hand goes to the left neighbour (seat i+1)");
+  }
+
+  function banner(p) {
+    var box = $("banner"), final = !p.provisional && D.final;
+    box.hidden = !final;
+    $("board").classList.toggle("ended", !!final);
+    var tb = $("tiebreak");
+    clear(tb);
+    if (!final) return;
+    var winners = D.final.winners, h = $("banner-h");
+    clear(h);
+    h.appendChild(document.createTextNode(winners.length > 1 ? "Shared victory: " : "Winner: "));
+    winners.forEach(function (w, k) {  // each name isolated, so a bidi control in one cannot reorder the line
+      if (k) h.appendChild(document.createTextNode(" and "));
+      h.appendChild(rt("span", w));
+    });
+    var top = D.final.seats.filter(function (s) { return s.rank === 1; })[0];
+    if (top) h.appendChild(document.createTextNode(" with " + top.total + " points"));
+    D.final.tie_break.forEach(function (x) { tb.appendChild(rt("li", x)); });
   }
 
   function renderScore(p) {
@@ -332,17 +680,6 @@
       body.appendChild(r);
     });
     table.appendChild(body);
-    var tb = $("tiebreak");
-    clear(tb);
-    if (final) {
-      var winners = D.final.winners, li = el("li", null, winners.length > 1 ? "Shared victory: " : "Winner: ");
-      winners.forEach(function (w, k) {  // each name isolated, so a bidi control in one cannot reorder the line
-        if (k) li.appendChild(document.createTextNode(", "));
-        li.appendChild(rt("span", w));
-      });
-      tb.appendChild(li);
-      D.final.tie_break.forEach(function (x) { tb.appendChild(rt("li", x)); });
-    }
     chart(p);
   }
 
@@ -405,6 +742,7 @@
       renderTurn(p);
       renderCities(p);
       renderScore(p);
+      banner(p);
       renderNotes(p, i);
       if (cur >= 0) turnButtons[cur].removeAttribute("aria-current");
       turnButtons[i].setAttribute("aria-current", "step");
@@ -484,6 +822,7 @@
     setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
   });
 
+  legend();
   if (!P.length) {  // nothing to step through: no stepping, no turn, no discard pile, no points by Age
     ["first", "prev", "next", "last", "slider", "turns", "turn", "discards", "by-age-h", "chart"].forEach(function (id) { $(id).hidden = true; });
     document.querySelector(".layout").classList.add("no-turns");
@@ -494,6 +833,7 @@
   } else if (D.final) {  // a score-pad record: its score sheet, and no turn to replay
     $("label").textContent = "A score-pad record: the final score sheet, no turn to replay.";
     renderScore({ provisional: false, score: D.final.seats, address: "the end", by_age: [] });
+    banner({ provisional: false });
     renderNotes({ address: "the end", findings: D.findings.map(function (f, k) { return k; }) }, 0);
   } else {
     $("label").textContent = "No position to show: the engine replays no turn of this record (see the findings).";
