@@ -140,11 +140,16 @@ def _site(paths: tuple[str, ...], output: str, view: int | None, keep_comments: 
 def _emit(content: str, output: str | None, what: str) -> None:
     """``content`` to standard output, or atomically to the file ``output`` (a temporary file beside it, then a
     rename: a reader never sees half a page, and a failed write leaves the old file)."""
-    from ..viewer.site import write_inside
-
     if output is None or output == "-":
         emit_data(content, what)
         return
+    _write(content, output)
+
+
+def _write(content: str | bytes, output: str) -> None:
+    """``content`` written atomically to the file ``output``, a failure one usage error naming it."""
+    from ..viewer.site import write_inside
+
     target = Path(output)
     try:
         write_inside(target.parent if str(target.parent) else Path("."), target.name, content)
@@ -207,20 +212,12 @@ def sheet(file: str, output: str | None, where: str | None, game: int | None, ch
 
 def _emit_bytes(content: bytes, output: str | None) -> None:
     """:func:`_emit` for a binary picture: to standard output's bytes, or atomically to ``output``."""
-    from ..viewer.site import write_inside
-
     if output is None or output == "-":
         stream = sys.stdout.buffer
         stream.write(content)
         stream.flush()
         return
-    target = Path(output)
-    try:
-        write_inside(target.parent if str(target.parent) else Path("."), target.name, content)
-    except OSError as exc:
-        raise UserError(f"cannot write {output}: {(exc.strerror or str(exc)).lower()}") from None
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+    _write(content, output)
 
 
 COMMANDS = (html, sheet)
