@@ -66,8 +66,8 @@ class NotationError(ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled (to and from worker processes) with its further errors found, not with the search
         self.errors  # noqa: B018
-        state = dict(self.__dict__)
-        state["_recover"] = None
+        # its data only: an attribute a caller or a parser attached (a Lark object holds local callbacks) stays here
+        state = {name: self.__dict__[name] for name in _PICKLED if name in self.__dict__}
         return (type(self), self.args, state)
 
     @property
@@ -96,6 +96,12 @@ class NotationError(ValueError):
             "expected": list(self.expected),
             "suggestion": self.suggestion,
         }
+
+
+#: What a pickled error keeps (:meth:`NotationError.__reduce__`): the fields of its constructor and the further
+#: errors, once found.
+_PICKLED = ("message", "source", "line", "column", "offset", "source_line", "rule", "expected", "suggestion",
+            "_further")
 
 
 class NotationSyntaxError(NotationError):
