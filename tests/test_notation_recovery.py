@@ -222,3 +222,17 @@ def test_worker_processes_report_the_same_errors(tmp_path):
     assert one.exit_code == two.exit_code == 1
     assert one.stderr == two.stderr and one.stdout == two.stdout
     assert "16 errors" in two.stdout
+
+
+def test_a_syntax_error_carries_no_lark_exception_as_its_context():
+    """Dask's workers install tblib, which pickles an exception's whole chain: an error whose __context__ was Lark's
+    (it holds the parser) could not be sent back from a worker (seen in the suite after the cluster tests)."""
+    from lark.exceptions import LarkError
+
+    def chain(error):
+        while error is not None:
+            yield error
+            error = error.__cause__ or error.__context__
+
+    first = _first_error(EIGHT)
+    assert not [c for e in first.errors for c in chain(e) if isinstance(c, LarkError)]

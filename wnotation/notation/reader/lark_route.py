@@ -213,9 +213,12 @@ def read(text: str, source: str, line0: int, off0: int) -> Record:
     except UnexpectedInput as exc:
         from ..diagnose import diagnose
 
-        raise diagnose(exc, text, source, line0, off0) from None
+        error = diagnose(exc, text, source, line0, off0)
     finally:
         _STATE.reset(token)
+    # raised outside the handler, so that the error holds no __context__: Lark's exception keeps the parser (local
+    # callbacks), which a pickler of exception chains (tblib, installed by Dask's workers) cannot pickle
+    raise error
 
 
 def from_tree(tree: Any, text: str, source: str = "<string>", line0: int = 0, off0: int = 0) -> Record:
