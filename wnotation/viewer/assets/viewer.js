@@ -572,6 +572,7 @@
     clear(box);
     var n = p.cities.length;
     box.style.setProperty("--seats", String(n));
+    trades = p.log.filter(function (e) { return e.kind === "CoinsPaid" && typeof e.to === "number"; });
     p.cities.forEach(function (c, k) {
       var art = el("article", "city" + (D.view && D.view.seat === c.seat ? " me" : ""));
       art.setAttribute("data-seat", String(c.seat));
@@ -608,6 +609,7 @@
       did.paid.forEach(function (e) {
         var dir = e.to === left ? "left" : e.to === right ? "right" : "";
         var li = el("li", "trade-out " + dir);
+        li.setAttribute("data-pay", String(trades.indexOf(e)));
         li.appendChild(document.createTextNode((dir === "right" ? "\u2190 " : "") + "paid "));
         li.appendChild(el("span", "sym coin", e.amount));
         li.appendChild(document.createTextNode(" to "));
@@ -617,6 +619,7 @@
       });
       did.got.forEach(function (e) {
         var li = el("li", "trade-in");
+        li.setAttribute("data-got", String(trades.indexOf(e)));
         li.appendChild(document.createTextNode("took "));
         li.appendChild(el("span", "sym coin", e.amount));
         li.appendChild(document.createTextNode(" from "));
@@ -659,7 +662,6 @@
       }
       box.appendChild(art);
     });
-    trades = p.log.filter(function (e) { return e.kind === "CoinsPaid" && typeof e.to === "number"; });
     if (SIZES) {  // drawn once the boards have their sizes (an off-screen board is laid out only when seen)
       SIZES.disconnect();
       SIZES.observe(box);
@@ -706,16 +708,34 @@
     if (lefts.size < 2 || !trades.length) return;  // one column: the badges of the boards' trade lines
     var s = svg("svg", { id: "tradearrows", "class": "arrows", width: frame.width.toFixed(0), height: frame.height.toFixed(0),
       viewBox: "0 0 " + frame.width.toFixed(1) + " " + frame.height.toFixed(1), "aria-hidden": "true", focusable: "false" });
-    trades.forEach(function (e) {
+    function lineY(sel, r) {  // the height of the board's own trade line, else the board's middle
+      var li = box.querySelector(sel), q = li ? li.getBoundingClientRect() : null;
+      var y = q && q.height && q.top >= r.top && q.bottom <= r.bottom ? q.top + q.height / 2 : r.top + r.height / 2;
+      return y - frame.top;
+    }
+    trades.forEach(function (e, k) {
       var a = rects.get(e.seat), b = rects.get(e.to);
       if (!a || !b) return;
-      var ca = [a.left + a.width / 2 - frame.left, a.top + a.height / 2 - frame.top];
-      var cb = [b.left + b.width / 2 - frame.left, b.top + b.height / 2 - frame.top];
-      var p0 = inside(a, ca, cb), p2 = inside(b, cb, ca);
+      var p0, p2, stacked = false, ya = lineY("[data-pay='" + k + "']", a), yb = lineY("[data-got='" + k + "']", b);
+      if (Math.abs(a.top - b.top) < 2) {  // side by side: from the payer's trade line to the payee's, edge to edge
+        var right = b.left > a.left;
+        p0 = [(right ? a.right - INSET : a.left + INSET) - frame.left, ya];
+        p2 = [(right ? b.left + INSET : b.right - INSET) - frame.left, yb];
+      } else if (Math.abs(a.left - b.left) < 2) {  // one above the other: along the boards' left edge
+        stacked = true;
+        p0 = [a.left + INSET - frame.left, ya];
+        p2 = [b.left + INSET - frame.left, yb];
+      } else {
+        var ca = [a.left + a.width / 2 - frame.left, a.top + a.height / 2 - frame.top];
+        var cb = [b.left + b.width / 2 - frame.left, b.top + b.height / 2 - frame.top];
+        p0 = inside(a, ca, cb);
+        p2 = inside(b, cb, ca);
+      }
       var dx = p2[0] - p0[0], dy = p2[1] - p0[1], len = Math.hypot(dx, dy) || 1;
       // bowed to the arrow's left, so two seats paying each other draw two arcs; the bend stays in the table
       var bow = Math.min(60, len / 4);
       var c = [(p0[0] + p2[0]) / 2 + dy / len * bow, (p0[1] + p2[1]) / 2 - dx / len * bow];
+      if (stacked) c[0] = p0[0] - bow;  // out over the column's edge, not across the boards between
       c = [Math.max(0, Math.min(frame.width, c[0])), Math.max(0, Math.min(frame.height, c[1]))];
       var g = svg("g", { "class": "trade", "data-from": e.seat, "data-to": e.to, "data-amount": e.amount,
         "data-x1": p0[0].toFixed(1), "data-y1": p0[1].toFixed(1), "data-x2": p2[0].toFixed(1), "data-y2": p2[1].toFixed(1) });
