@@ -745,3 +745,112 @@ def _variation_turns(record: Record) -> list[tuple[str, Any]]:
 
     walk(record.turns, "")
     return out
+
+
+ARROWS = """async () => {
+  for (let k = 0; k < 2; k++) await new Promise(r => requestAnimationFrame(r));  // drawn after the layout
+  const svg = document.getElementById('tradearrows');
+  if (!svg) return {box: null, arrows: []};
+  const f = svg.getBoundingClientRect(), rect = s => {
+    const r = document.querySelector(`#cities article[data-seat='${s}']`).getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  return {box: [f.left, f.top], arrows: [...svg.querySelectorAll('g.trade')].map(g => ({
+    from: Number(g.dataset.from), to: Number(g.dataset.to), amount: Number(g.dataset.amount),
+    start: [f.left + Number(g.dataset.x1), f.top + Number(g.dataset.y1)],
+    end: [f.left + Number(g.dataset.x2), f.top + Number(g.dataset.y2)],
+    label: g.querySelector('text').textContent, fromBox: rect(g.dataset.from), toBox: rect(g.dataset.to),
+    hidden: g.closest('[aria-hidden=true]') !== null}))};
+}"""
+
+
+def _payments(record: Record, played: Replay, address: str) -> list[tuple[int, int, int]]:
+    from wnotation.viewer.data import game_data
+
+    position = next(p for p in game_data(record, played)["positions"] if p["address"] == address)
+    return sorted((e["seat"], e["to"], e["amount"]) for e in position["log"]
+                  if e["kind"] == "CoinsPaid" and e["to"] is not None)
+
+
+def test_the_turns_trades_are_arrows_between_the_two_boards_with_their_coins(browser, folder) -> None:
+    """Issue 32 item 1: at II.3 of the 7-player game (seats 1 and 2 paying each other, 1 paying 7, 6 and 7) each
+    payment of the turn is an arrow from the payer's board to the payee's, its ends inside the two boards, the
+    coins on it; redrawn on a step (none at II.0) and on a resize; the boards' text lines still say it for a
+    screen reader (the drawing is aria-hidden). On a phone the boards stack and the trade lines are badges."""
+    record, played, text = load("7p-all-wonders.7wn")
+    path = write_page(folder, "arrows.html", record, played, source=text)
+    paid = _payments(record, played, "II.3")
+    assert len(paid) == 5 and (1, 2, 2) in paid and (2, 1, 2) in paid
+
+    def inside(point: list[float], box: list[float]) -> bool:
+        return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+    def check() -> None:
+        drawn = w.page.evaluate(ARROWS)["arrows"]
+        assert sorted((a["from"], a["to"], a["amount"]) for a in drawn) == paid
+        for a in drawn:
+            assert inside(a["start"], a["fromBox"]) and inside(a["end"], a["toBox"]), a
+            assert a["label"] == str(a["amount"]) and a["hidden"], a
+
+    w = Watched(browser, viewport={"width": 1366, "height": 900})
+    try:
+        w.open(path, "#II.3")
+        check()
+        w.page.screenshot(path=str(ARTIFACTS / "viewer-arrows-desktop-II.3.png"))
+        lines = w.page.eval_on_selector_all("#cities article[data-seat='1'] .trade-out",
+                                            "ls => ls.map(l => l.textContent)")
+        assert len(lines) == 2 and {record.seats[1].name, record.seats[6].name} == {
+            n for n in (record.seats[1].name, record.seats[6].name) if any(n in x for x in lines)}
+        w.page.set_viewport_size({"width": 1200, "height": 800})  # still in columns
+        w.page.wait_for_timeout(100)
+        check()
+        w.page.keyboard.press("Home")  # II.0 is not the first position: step to it by its link
+        w.page.evaluate("() => { location.hash = 'II.0'; }")
+        w.page.wait_for_function("() => document.getElementById('label').textContent.startsWith('II.0:')")
+        assert w.page.evaluate(ARROWS)["arrows"] == [] and _payments(record, played, "II.0") == []
+        w.page.evaluate("() => { location.hash = 'II.3'; }")
+        w.page.wait_for_function("() => document.getElementById('label').textContent.startsWith('II.3:')")
+        check()
+        w.assert_quiet(path)
+    finally:
+        w.close()
+    w = Watched(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        w.open(path, "#II.3")
+        assert w.page.evaluate(ARROWS)["arrows"] == []
+        badges = w.page.eval_on_selector_all(".cities.stacked .trade-out, .cities.stacked .trade-in",
+                                             "ls => ls.map(l => getComputedStyle(l).borderRadius !== '0px')")
+        assert len(badges) == 2 * len(paid) and all(badges)
+        w.page.screenshot(path=str(ARTIFACTS / "viewer-arrows-phone-II.3.png"))
+        w.assert_quiet(path)
+    finally:
+        w.close()
+
+
+def test_card_names_in_the_commentary_are_marked_as_cards_and_hostile_text_stays_text(browser, folder) -> None:
+    """Issue 32 item 5: a comment naming two cards (any case, the reader's spacing) shows two marks with their
+    colour letters and tap cards; "loom" the resource, markup and a card name inside a longer word stay text."""
+    record, played, text = load("3p-babylon-halikarnassos-olympia.7wn")
+    hostile = "<img src=x onerror=alert(1)> loomy Wells"
+    changed = re.sub(r"I\.1 Apothecary \{[^}]*\}",
+                     "I.1 Apothecary { Marta takes the lumber-yard before the SCRIPTORIUM; her loom comes later. "
+                     + hostile + " }", text, count=1)
+    assert changed != text
+    record = next(iter(read_games(changed)))
+    path = write_page(folder, "card-notes.html", record, replay(record), source=changed)
+    w = Watched(browser, viewport={"width": 1366, "height": 900})
+    try:
+        w.open(path, "#I.1")
+        marks = w.page.eval_on_selector_all("#notes .mention", """ms => ms.map(m => [m.dataset.card,
+            m.querySelector('.letter').textContent, m.className, m.lastChild.textContent])""")
+        assert marks == [["Lumber Yard", "R", "mention c-brown", "lumber-yard"],
+                         ["Scriptorium", "S", "mention c-green", "SCRIPTORIUM"]]
+        notes = w.page.text_content("#notes")
+        assert hostile in notes and "her loom comes later" in notes
+        assert w.page.eval_on_selector_all("#notes img, #notes [onerror]", "xs => xs.length") == 0
+        w.page.click("#notes .mention[data-card='Scriptorium']")
+        assert w.page.text_content("#cardinfo-h") == "Scriptorium"
+        w.page.screenshot(path=str(ARTIFACTS / "viewer-card-notes-desktop.png"))
+        w.assert_quiet(path)
+    finally:
+        w.close()

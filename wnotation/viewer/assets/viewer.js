@@ -222,9 +222,48 @@
     texts.forEach(function (text) {
       var p = el("p");
       if (who) { p.appendChild(rt("span", who)).className = "rt who"; p.appendChild(document.createTextNode(": ")); }
-      p.appendChild(rt("span", text));
+      p.appendChild(withCards(text));
       parent.appendChild(p);
     });
+  }
+
+  // card names inside a comment, matched as the reader matches a card name (catalog.normalise: any case, spacing
+  // and punctuation free): a printed name at word boundaries, its words apart by up to 3 spaces or marks or none
+  // ("lumber-yard", "LumberYard"), a final s of a word after an optional apostrophe ("Craftsmen's Guild"); the
+  // longest name first; a name that is also a resource word, written as the resource word in lower case ("loom"),
+  // is the resource. Each becomes the log's mark (colour, letter, tap card); the rest stays text nodes.
+  function cardKey(s) { return s.toLowerCase().replace(/[^0-9a-z]+/g, ""); }
+  var CARD_KEYS = null, CARD_RE = null;
+  function cardPattern() {  // built at the first comment, once the catalogue (CARDS) is read
+    CARD_KEYS = new Map();
+    var printed = Object.keys(CARDS);
+    printed.forEach(function (n) { CARD_KEYS.set(cardKey(n), n); });
+    if (!printed.length) return;
+    printed.sort(function (a, b) { return cardKey(b).length - cardKey(a).length; });
+    var alts = printed.map(function (n) {
+      return n.split(/[^0-9A-Za-z]+/).filter(Boolean).map(function (w) {
+        return w.replace(/s$/, "['\u2019]?s");
+      }).join("[^\\p{L}\\p{N}]{0,3}");
+    });
+    CARD_RE = new RegExp("(?<![\\p{L}\\p{N}])(?:" + alts.join("|") + ")(?![\\p{L}\\p{N}])", "giu");
+  }
+  function withCards(text) {
+    var span = rt("span", "");
+    if (!CARD_KEYS) cardPattern();
+    if (!CARD_RE) { span.textContent = text; return span; }
+    var at = 0, m;
+    CARD_RE.lastIndex = 0;
+    while ((m = CARD_RE.exec(text)) !== null) {
+      var name = CARD_KEYS.get(cardKey(m[0]));
+      if (!name || Object.prototype.hasOwnProperty.call(RES, m[0])) continue;  // "loom" the resource, "Loom" the card
+      if (m.index > at) span.appendChild(document.createTextNode(text.slice(at, m.index)));
+      var mark = mention(name);
+      mark.lastChild.textContent = m[0];  // the comment's own spelling; the tap card and tooltip name the card
+      span.appendChild(mark);
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) span.appendChild(document.createTextNode(text.slice(at)));
+    return span;
   }
 
   function annotations(parent, who, n) {
@@ -533,6 +572,7 @@
     clear(box);
     var n = p.cities.length;
     box.style.setProperty("--seats", String(n));
+    trades = p.log.filter(function (e) { return e.kind === "CoinsPaid" && typeof e.to === "number"; });
     p.cities.forEach(function (c, k) {
       var art = el("article", "city" + (D.view && D.view.seat === c.seat ? " me" : ""));
       art.setAttribute("data-seat", String(c.seat));
@@ -569,6 +609,7 @@
       did.paid.forEach(function (e) {
         var dir = e.to === left ? "left" : e.to === right ? "right" : "";
         var li = el("li", "trade-out " + dir);
+        li.setAttribute("data-pay", String(trades.indexOf(e)));
         li.appendChild(document.createTextNode((dir === "right" ? "\u2190 " : "") + "paid "));
         li.appendChild(el("span", "sym coin", e.amount));
         li.appendChild(document.createTextNode(" to "));
@@ -578,6 +619,7 @@
       });
       did.got.forEach(function (e) {
         var li = el("li", "trade-in");
+        li.setAttribute("data-got", String(trades.indexOf(e)));
         li.appendChild(document.createTextNode("took "));
         li.appendChild(el("span", "sym coin", e.amount));
         li.appendChild(document.createTextNode(" from "));
@@ -620,6 +662,13 @@
       }
       box.appendChild(art);
     });
+    if (SIZES) {  // drawn once the boards have their sizes (an off-screen board is laid out only when seen)
+      SIZES.disconnect();
+      SIZES.observe(box);
+      box.querySelectorAll("article.city").forEach(function (a) { SIZES.observe(a); });
+    } else {
+      drawTrades();
+    }
     var pile = $("discard");
     clear(pile);
     if (p.discard.length) {
@@ -632,6 +681,84 @@
     $("pass").textContent = p.ended ? "game over" : "Age " + AGE[age] + ": hands pass " + (age === 2 ? "right \u21ba" : "left \u21bb");
     $("pass").setAttribute("title", age === 2 ? "Age II: each hand goes to the right neighbour (seat i\u22121)" : "Ages I and III: each hand goes to the left neighbour (seat i+1)");
   }
+
+  // the turn's trades as arrows over the table: from the paying seat's board to the receiving neighbour's, the
+  // coins on each. The drawing is decorative (aria-hidden): the boards' "paid 2 to …" and "took 2 from …" lines
+  // say the same to a screen reader. Redrawn at each step and on a resize, from the boards' own rectangles. Where
+  // the boards stack in one column (a phone) no arrow is drawn: seat 1 and its right neighbour, the last seat, lie
+  // screens apart, so an arrow between them would be seen at neither end; there each board's trade lines show as
+  // coin badges under its counters instead ("paid 2 to Ann", "took 2 from Ben"), each naming the other seat.
+  var trades = [], INSET = 14;
+  function inside(r, from, to) {  // where the segment from the centre of r towards to leaves r shrunk by INSET
+    var hw = Math.max(1, r.width / 2 - INSET), hh = Math.max(1, r.height / 2 - INSET);
+    var dx = to[0] - from[0], dy = to[1] - from[1];
+    var t = Math.min(1, dx ? hw / Math.abs(dx) : Infinity, dy ? hh / Math.abs(dy) : Infinity);
+    return [from[0] + t * dx, from[1] + t * dy];
+  }
+  function drawTrades() {
+    var box = $("cities"), old = $("tradearrows");
+    if (old) box.removeChild(old);
+    var frame = box.getBoundingClientRect(), rects = new Map(), lefts = new Set();
+    box.querySelectorAll("article.city").forEach(function (a) {
+      var r = a.getBoundingClientRect();
+      rects.set(Number(a.getAttribute("data-seat")), r);
+      lefts.add(Math.round(r.left));
+    });
+    box.classList.toggle("stacked", lefts.size < 2);
+    if (lefts.size < 2 || !trades.length) return;  // one column: the badges of the boards' trade lines
+    var s = svg("svg", { id: "tradearrows", "class": "arrows", width: frame.width.toFixed(0), height: frame.height.toFixed(0),
+      viewBox: "0 0 " + frame.width.toFixed(1) + " " + frame.height.toFixed(1), "aria-hidden": "true", focusable: "false" });
+    function lineY(sel, r) {  // the height of the board's own trade line, else the board's middle
+      var li = box.querySelector(sel), q = li ? li.getBoundingClientRect() : null;
+      var y = q && q.height && q.top >= r.top && q.bottom <= r.bottom ? q.top + q.height / 2 : r.top + r.height / 2;
+      return y - frame.top;
+    }
+    trades.forEach(function (e, k) {
+      var a = rects.get(e.seat), b = rects.get(e.to);
+      if (!a || !b) return;
+      var p0, p2, stacked = false, ya = lineY("[data-pay='" + k + "']", a), yb = lineY("[data-got='" + k + "']", b);
+      if (Math.abs(a.top - b.top) < 2) {  // side by side: from the payer's trade line to the payee's, edge to edge
+        var right = b.left > a.left;
+        p0 = [(right ? a.right - INSET : a.left + INSET) - frame.left, ya];
+        p2 = [(right ? b.left + INSET : b.right - INSET) - frame.left, yb];
+      } else if (Math.abs(a.left - b.left) < 2) {  // one above the other: along the boards' left edge
+        stacked = true;
+        p0 = [a.left + INSET - frame.left, ya];
+        p2 = [b.left + INSET - frame.left, yb];
+      } else {
+        var ca = [a.left + a.width / 2 - frame.left, a.top + a.height / 2 - frame.top];
+        var cb = [b.left + b.width / 2 - frame.left, b.top + b.height / 2 - frame.top];
+        p0 = inside(a, ca, cb);
+        p2 = inside(b, cb, ca);
+      }
+      var dx = p2[0] - p0[0], dy = p2[1] - p0[1], len = Math.hypot(dx, dy) || 1;
+      // bowed to the arrow's left, so two seats paying each other draw two arcs; the bend stays in the table
+      var bow = Math.min(60, len / 4);
+      var c = [(p0[0] + p2[0]) / 2 + dy / len * bow, (p0[1] + p2[1]) / 2 - dx / len * bow];
+      if (stacked) c[0] = p0[0] - bow;  // out over the column's edge, not across the boards between
+      c = [Math.max(0, Math.min(frame.width, c[0])), Math.max(0, Math.min(frame.height, c[1]))];
+      var g = svg("g", { "class": "trade", "data-from": e.seat, "data-to": e.to, "data-amount": e.amount,
+        "data-x1": p0[0].toFixed(1), "data-y1": p0[1].toFixed(1), "data-x2": p2[0].toFixed(1), "data-y2": p2[1].toFixed(1) });
+      var d = "M" + p0[0].toFixed(1) + " " + p0[1].toFixed(1) + " Q" + c[0].toFixed(1) + " " + c[1].toFixed(1) +
+        " " + p2[0].toFixed(1) + " " + p2[1].toFixed(1);
+      g.appendChild(svg("path", { d: d, "class": "shaft" }));
+      var tx = p2[0] - c[0], ty = p2[1] - c[1], tl = Math.hypot(tx, ty) || 1;  // the head along the curve's end
+      tx /= tl; ty /= tl;
+      var head = [[p2[0], p2[1]], [p2[0] - 11 * tx + 5 * ty, p2[1] - 11 * ty - 5 * tx], [p2[0] - 11 * tx - 5 * ty, p2[1] - 11 * ty + 5 * tx]];
+      g.appendChild(svg("polygon", { points: head.map(function (q) { return q[0].toFixed(1) + "," + q[1].toFixed(1); }).join(" "), "class": "head" }));
+      var mx = (p0[0] + 2 * c[0] + p2[0]) / 4, my = (p0[1] + 2 * c[1] + p2[1]) / 4;
+      g.appendChild(svg("circle", { cx: mx.toFixed(1), cy: my.toFixed(1), r: 11, "class": "coinmark" }));
+      g.appendChild(svg("text", { x: mx.toFixed(1), y: (my + 4.5).toFixed(1), "class": "amount" }, String(e.amount)));
+      s.appendChild(g);
+    });
+    box.appendChild(s);
+  }
+  var SIZES = window.ResizeObserver ? new ResizeObserver(function () { drawTrades(); }) : null;
+  var redraw = 0;
+  window.addEventListener("resize", function () {
+    if (redraw) cancelAnimationFrame(redraw);
+    redraw = requestAnimationFrame(function () { redraw = 0; drawTrades(); });
+  });
 
   function banner(p) {
     var box = $("banner"), final = !p.provisional && D.final;
