@@ -829,11 +829,12 @@ def test_the_turns_trades_are_arrows_between_the_two_boards_with_their_coins(bro
 
 def test_card_names_in_the_commentary_are_marked_as_cards_and_hostile_text_stays_text(browser, folder) -> None:
     """Issue 32 item 5: a comment naming two cards (any case, the reader's spacing) shows two marks with their
-    colour letters and tap cards; "loom" the resource, markup and a card name inside a longer word stay text."""
+    colour letters and tap cards; names in lower case ("loom" the resource, "well" the word), markup and a card name
+    inside a longer word stay text."""
     record, played, text = load("3p-babylon-halikarnassos-olympia.7wn")
     hostile = "<img src=x onerror=alert(1)> loomy Wells"
     changed = re.sub(r"I\.1 Apothecary \{[^}]*\}",
-                     "I.1 Apothecary { Marta takes the lumber-yard before the SCRIPTORIUM; her loom comes later. "
+                     "I.1 Apothecary { Marta takes the Lumber-yard before the SCRIPTORIUM; her loom comes later, as well. "
                      + hostile + " }", text, count=1)
     assert changed != text
     record = next(iter(read_games(changed)))
@@ -843,10 +844,10 @@ def test_card_names_in_the_commentary_are_marked_as_cards_and_hostile_text_stays
         w.open(path, "#I.1")
         marks = w.page.eval_on_selector_all("#notes .mention", """ms => ms.map(m => [m.dataset.card,
             m.querySelector('.letter').textContent, m.className, m.lastChild.textContent])""")
-        assert marks == [["Lumber Yard", "R", "mention c-brown", "lumber-yard"],
+        assert marks == [["Lumber Yard", "R", "mention c-brown", "Lumber-yard"],
                          ["Scriptorium", "S", "mention c-green", "SCRIPTORIUM"]]
         notes = w.page.text_content("#notes")
-        assert hostile in notes and "her loom comes later" in notes
+        assert hostile in notes and "her loom comes later, as well" in notes
         assert w.page.eval_on_selector_all("#notes img, #notes [onerror]", "xs => xs.length") == 0
         w.page.click("#notes .mention[data-card='Scriptorium']")
         assert w.page.text_content("#cardinfo-h") == "Scriptorium"

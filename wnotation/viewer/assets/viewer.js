@@ -230,8 +230,8 @@
   // card names inside a comment, matched as the reader matches a card name (catalog.normalise: any case, spacing
   // and punctuation free): a printed name at word boundaries, its words apart by up to 3 spaces or marks or none
   // ("lumber-yard", "LumberYard"), a final s of a word after an optional apostrophe ("Craftsmen's Guild"); the
-  // longest name first; a name that is also a resource word, written as the resource word in lower case ("loom"),
-  // is the resource. Each becomes the log's mark (colour, letter, tap card); the rest stays text nodes.
+  // longest name first; only a mention written with a capital first letter (a name in prose: "Loom" the card,
+  // "loom" the resource, "well" the word). Each becomes the log's mark (colour, letter, tap card); the rest stays text nodes.
   function cardKey(s) { return s.toLowerCase().replace(/[^0-9a-z]+/g, ""); }
   var CARD_KEYS = null, CARD_RE = null;
   function cardPattern() {  // built at the first comment, once the catalogue (CARDS) is read
@@ -255,7 +255,9 @@
     CARD_RE.lastIndex = 0;
     while ((m = CARD_RE.exec(text)) !== null) {
       var name = CARD_KEYS.get(cardKey(m[0]));
-      if (!name || Object.prototype.hasOwnProperty.call(RES, m[0])) continue;  // "loom" the resource, "Loom" the card
+      // a card is a name in prose: written with a capital ("Loom", "SCRIPTORIUM"); "loom", "well", "press" in lower
+      // case are the words of the sentence
+      if (!name || m[0].charAt(0) === m[0].charAt(0).toLowerCase()) continue;
       if (m.index > at) span.appendChild(document.createTextNode(text.slice(at, m.index)));
       var mark = mention(name);
       mark.lastChild.textContent = m[0];  // the comment's own spelling; the tap card and tooltip name the card
