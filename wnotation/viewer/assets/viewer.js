@@ -689,7 +689,7 @@
   // say the same to a screen reader. Redrawn at each step and on a resize, from the boards' own rectangles. Where
   // the boards stack in one column (a phone) no arrow is drawn: seat 1 and its right neighbour, the last seat, lie
   // screens apart, so an arrow between them would be seen at neither end; there each board's trade lines show as
-  // coin badges under its counters instead ("paid 2 to Ann", "took 2 from Ben"), each naming the other seat.
+  // coin badges under its counters instead ("paid 2 to" its neighbour, "took 2 from" the other), each naming the other seat.
   var trades = [], INSET = 14;
   function inside(r, from, to) {  // where the segment from the centre of r towards to leaves r shrunk by INSET
     var hw = Math.max(1, r.width / 2 - INSET), hh = Math.max(1, r.height / 2 - INSET);
