@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 
-__all__ = ["TEMP_MARK", "write_atomic"]
+__all__ = ["TEMP_MARK", "orphans", "write_atomic"]
 
 #: Temporary files are named ``.NAME.wnotation-PID-XXXX.tmp`` beside the file NAME: hidden and not ``*.7wn``, so
 #: ``check DIR`` and ``fmt DIR`` never read one, and tied to the process that made it.
@@ -68,14 +69,22 @@ def _sync_directory(directory: str) -> None:
 def _remove_stale_temps(directory: str, name: str) -> None:
     """Remove the temporary files for the file ``name`` whose process no longer runs (killed mid-write): they hold
     nothing the file does not."""
-    prefix = f".{name}{TEMP_MARK}"
-    for entry in os.listdir(directory):
-        pid = entry[len(prefix):].split("-", 1)[0] if entry.startswith(prefix) and entry.endswith(".tmp") else ""
-        if pid.isdigit() and int(pid) != os.getpid() and not _process_runs(int(pid)):
+    for entry in orphans(directory, f".{name}{TEMP_MARK}"):
+        if entry.endswith(".tmp"):
             try:
                 os.unlink(os.path.join(directory, entry))
             except OSError:
                 pass  # gone already, or not ours to remove: it is hidden and never read
+
+
+def orphans(directory: str | os.PathLike[str], prefix: str) -> Iterator[str]:
+    """The names in ``directory`` made by a writer that is gone: ``prefix``, then the process id of the writer
+    and ``-``, where that process no longer runs (killed mid-write). The one reading of those scratch names, for
+    this module's temporary files and the archive export's staging folders."""
+    for entry in os.listdir(directory):
+        pid = entry[len(prefix):].split("-", 1)[0] if entry.startswith(prefix) else ""
+        if pid.isdigit() and int(pid) != os.getpid() and not _process_runs(int(pid)):
+            yield entry
 
 
 def _process_runs(pid: int) -> bool:

@@ -213,15 +213,14 @@ def _check_target(target: Path) -> None:
 def _stage(beside: Path) -> Path:
     """A new staging directory beside ``beside`` (its parent made if missing) with a folder per table; the
     staging directories of exports of the same target whose process is gone (killed) are removed first."""
-    from ..atomicfile import _process_runs
+    from ..atomicfile import orphans
 
     parent = beside.parent
     parent.mkdir(parents=True, exist_ok=True)
     prefix = f".{beside.name}{STAGE_MARK}"
-    for entry in parent.iterdir():
-        pid = entry.name[len(prefix):].split("-", 1)[0] if entry.name.startswith(prefix) else ""
-        if pid.isdigit() and int(pid) != os.getpid() and not _process_runs(int(pid)) and entry.is_dir():
-            shutil.rmtree(entry, ignore_errors=True)
+    for name in orphans(parent, prefix):
+        if (parent / name).is_dir():
+            shutil.rmtree(parent / name, ignore_errors=True)
     stage = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
     umask = os.umask(0)
     os.umask(umask)
