@@ -1,488 +1,32 @@
-"""Replay a Record: decode it once into plain plays, play its turns Age by Age on one :class:`~.state.Game`.
+"""Replay a Record: the engine's front door. :func:`replay` runs the replay core (:mod:`.run`) on the main line,
+hands a score-pad record to :mod:`.scorepad`, replays the variations (:mod:`.variations`), verifies the record's
+expected results (R-SCORE) and returns a :class:`~.results.Replay`; it neither reads text nor renders findings.
 
-The result, :class:`Replay`, holds the events, the findings, the score sheet and where each turn-boundary position
-(``I.0`` … ``III.end``) falls in the events; positions are snapshots taken when asked for. It verifies the record's
-expected results (R-SCORE), and neither reads text nor renders findings.
+The result types and the core live in :mod:`.results` and :mod:`.run`; their names are importable from here too,
+as before the split.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ..catalog import AGE_NUMERALS, Card, CatalogError, load
-from ..record import CATEGORIES, UNKNOWN, CoinsPaid, Record, Span, Turn, has_variations
-from . import deals as dealing
-from . import events as ev
-from .coins import Coins
+from ..record import CATEGORIES, Record, has_variations
 from .findings import Finding
-from .memo import Memo, clear_all, memo
-from .payment import Stated
-from .position import position_tag, record_start
-from .rules import Play, address, deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
-from .scoring import CityView, ScoreSheet, score
-from .state import City, CityState, Game, State, Table, initial
+from .memo import clear_all
+from .position import position_tag
+from .results import Positions, Replay, VariationReplay, city_view
+from .rules import address
+from .run import Decoded, Run, Unpaid, decode
+from .scorepad import pad_replay, symbol_findings
+from .scoring import ScoreSheet, score
+from .state import Table
+from .variations import replay_variations
 
-if TYPE_CHECKING:
-    from .variations import VariationReplay
+__all__ = ["Decoded", "Positions", "Replay", "Run", "Unpaid", "VariationReplay", "city_view", "clear_caches",
+           "decode", "replay"]
 
 _FIELDS = CATEGORIES + ("total", "coins", "rank")
-
-
-class Positions(Mapping[str, State]):
-    """A replay's positions, address -> :class:`~.state.State` in game order, each a snapshot taken the first
-    time it is asked for: the events are applied to a game from the nearest earlier position already taken (or
-    from the start), so stepping forward through every position costs one pass over the events, and a position
-    shares every city and hand that did not change with the one before. Read-only; membership, length and
-    iteration take no snapshot."""
-
-    __slots__ = ("start", "events", "marks", "taken", "cursor", "cursor_mark")
-
-    def __init__(self, start: State | None, events: Sequence[ev.Event], marks: Mapping[str, int]) -> None:
-        self.start = start  # None: a replay without positions (a score pad: nothing is dealt, no marks)
-        self.events = events
-        self.marks = marks
-        self.taken: dict[str, State] = {}
-        self.cursor: Game | None = None  # a game standing after ``cursor_mark`` events
-        self.cursor_mark = 0
-
-    def __getitem__(self, where: str) -> State:
-        found = self.taken.get(where)
-        if found is not None:
-            return found
-        mark = self.marks[where]
-        game = self.cursor
-        if game is None or self.cursor_mark > mark:
-            base: State | None = self.start
-            done = 0
-            for a, m in self.marks.items():
-                if m > mark:
-                    break
-                taken = self.taken.get(a)
-                if taken is not None:
-                    base, done = taken, m
-            if base is None:
-                raise KeyError(where)
-            game = self.cursor = Game(base)
-            self.cursor_mark = done
-        for e in self.events[self.cursor_mark:mark]:
-            game.apply(e)
-        self.cursor_mark = mark
-        found = self.taken[where] = game.snapshot()
-        return found
-
-    def __contains__(self, where: object) -> bool:
-        return where in self.marks
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.marks)
-
-    def __len__(self) -> int:
-        return len(self.marks)
-
-
-@dataclass(frozen=True, eq=False)
-class Replay:
-    """A replayed game. ``events`` and ``findings`` in game order; ``positions`` maps each address to its position
-    (a snapshot taken on first use, then shared: ``position(a)`` again is O(1)); ``marks`` maps each address to
-    the number of events folded to reach it. ``scores`` is the score sheet once Age III has ended, else ``None``.
-    """
-
-    events: tuple[ev.Event, ...]
-    findings: tuple[Finding, ...]
-    positions: Positions = field(repr=False)  # read-only, in game order
-    marks: Mapping[str, int] = field(repr=False)  # address -> number of events folded to reach it
-    scores: ScoreSheet | None
-    #: The replays of the record's variations (spec 7wn.md §6.2) by their address (``I.3(1)``, ``I.3(1).I.4(2)``),
-    #: in text order; their findings are theirs, never in :attr:`findings`.
-    variations: Mapping[str, VariationReplay] = field(default_factory=lambda: MappingProxyType({}), repr=False)
-
-    def position(self, where: str) -> State:
-        """The state at address ``where`` (``I.0``, ``II.3``, ``I.7``, ``III.end``; inside a variation
-        ``I.3(1).I.4``, spec §6.1); ``KeyError`` naming the addresses that exist when there is no such position."""
-        if "(" in where:
-            from .variations import position_in
-
-            return position_in(self.variations, where)
-        try:
-            return self.positions[where]
-        except KeyError:
-            have = ", ".join(self.positions) or "none"
-            raise KeyError(f"no position {where!r} in this game (positions: {have})") from None
-
-    @property
-    def variation_findings(self) -> tuple[Finding, ...]:
-        """The findings of every variation, in text order, each with its variation address (``I.3(1).I.4``)."""
-        return tuple(f for v in self.variations.values() for f in v.findings)
-
-    def score_at(self, where: str) -> ScoreSheet:
-        """The score sheet as if the game ended at address ``where``: military tokens won so far, coins held,
-        stages built, and Buildings, guilds and science counted on what the cities hold there. It is
-        ``provisional`` unless ``where`` is the end of the game, where it equals :attr:`scores` (inside a
-        variation, the variation's sheet). Raises ``KeyError`` as :meth:`position` does. Cost: one score sheet,
-        O(cards in the cities)."""
-        state = self.position(where)
-        if state.finished and self.scores is not None and "(" not in where:
-            return self.scores
-        return score([city_view(c) for c in state.cities], provisional=not state.finished)
-
-    def step(self, where: str, by: int = 1) -> str | None:
-        """The address ``by`` positions after ``where`` (before it if negative), or ``None`` past either end."""
-        order = self.addresses
-        k = order.index(where) + by
-        return order[k] if 0 <= k < len(order) else None
-
-    def __iter__(self) -> Iterator[tuple[str, State]]:
-        """``(address, state)`` in game order."""
-        return iter(self.positions.items())
-
-    def __len__(self) -> int:
-        return len(self.positions)
-
-    @property
-    def addresses(self) -> tuple[str, ...]:
-        return tuple(self.positions)
-
-    @property
-    def final(self) -> State | None:
-        """The last position reached, or ``None`` if nothing was dealt."""
-        last = next(reversed(tuple(self.marks)), None)
-        return None if last is None else self.positions[last]
-
-    @property
-    def complete(self) -> bool:
-        return self.scores is not None
-
-    @property
-    def ok(self) -> bool:
-        """True when no finding is an error."""
-        return not any(f.severity == "error" for f in self.findings)
-
-
-# --- decoding the Record ----------------------------------------------------------------------------------------
-
-
-class Decoded:
-    """A line of play's turns as plain plays by ``(age, turn)``, with their spans, whether a pick clause is written,
-    the turns in record order and the findings of decoding (unknown names, a turn written twice)."""
-
-    __slots__ = ("plays", "spans", "order", "findings", "picked")
-
-    def __init__(self) -> None:
-        self.plays: dict[tuple[int, int], list[Play]] = {}
-        self.picked: dict[tuple[int, int], bool] = {}  # whether any action of the turn writes a pick clause
-        self.spans: dict[tuple[int, int], Span | None] = {}
-        self.order: list[tuple[int, int]] = []
-        self.findings: list[Finding] = []
-
-
-#: (Age, name as written) -> its catalogue card: the decoder's look-up, one dictionary hit per action.
-_CARDS: Memo[tuple[int, str], Card] = memo("replay: card names as written", 4096)
-
-
-def _card(name: str, age: int, where: str, seat: int, span: Span | None, out: list[Finding]) -> Card | None:
-    if name == UNKNOWN:
-        return None
-    found = _CARDS.get((age, name))
-    if found is not None:
-        return found
-    try:
-        return _CARDS.put((age, name), load().card(name, age))
-    except CatalogError as exc:
-        out.append(Finding("R-DECK", f"{exc}; taken as an unknown card", where, seat, span))
-        return None
-
-
-def decode(turns: Sequence[Turn]) -> Decoded:
-    """A line of play's turns (a Record's, a variation's) as plain plays, each card name looked up once (memoised
-    across records)."""
-    d = Decoded()
-    for turn in turns:
-        age = turn.age
-        key = (age, turn.number)
-        where = address(*key)
-        if key in d.plays:
-            d.findings.append(Finding("R-TURN", f"turn {where} is written twice; the second is ignored", where,
-                                      None, turn.span))
-            continue
-        plays = []
-        picked = False
-        for a in turn.actions:
-            card = _card(a.card, age, where, a.seat, a.span, d.findings)
-            discard: tuple[Card | None, ...] = ()
-            if a.discard is not None:
-                discard = (_card(a.discard, age, where, a.seat, a.span, d.findings),)
-            pick: tuple[str | None, ...] = ()
-            pick_span: Span | None = None
-            if a.pick is not None:
-                pick = (a.pick.card,)
-                pick_span = a.pick.span or a.span
-                picked = True
-            stated = a.purchase
-            purchase: Stated | None
-            if stated is None:
-                purchase = None
-            elif isinstance(stated, CoinsPaid):  # 7WN 2: the coins paid to each side
-                purchase = Coins(stated.left_coins, stated.right_coins)
-            else:
-                purchase = (tuple(stated.left), tuple(stated.right))
-            plays.append(Play(a.seat, a.use, card, purchase, discard, pick, a.span, pick_span))
-        d.plays[key] = plays
-        d.picked[key] = picked
-        d.spans[key] = turn.span
-        d.order.append(key)
-    return d
-
-
-# --- the replay -------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Unpaid:
-    """Coins a refused purchase stated in coins would have paid: on turn ``key``, seat ``payer`` to seat ``to``."""
-
-    key: tuple[int, int]
-    payer: int
-    to: int
-    coins: int
-
-
-class Run:
-    """The replay loop's working data: one run plays the main line; :mod:`.variations` plays each variation on a
-    run of its own, started from a position of this one (``branch_at``, ``before``) and dealt its hands
-    (``dealt``)."""
-
-    def __init__(self, record: Record) -> None:
-        self.record = record
-        self.findings: list[Finding] = []
-        self.events: list[ev.Event] = []
-        self.marks: dict[str, int] = {}
-        self.decoded = decode(record.turns)
-        self.findings += self.decoded.findings
-        self.guilds = self._guilds()
-        self.seed_deal = None
-        if record.seed is not None:
-            names = [g.name for g in self.guilds] if self.guilds is not None else None
-            self.seed_deal, notes = dealing.from_seed(record, names)
-            self.findings += notes
-            if self.seed_deal is not None and self.guilds is None:
-                self.guilds = self.seed_deal.guilds
-        catalog = load()
-        wonders = tuple(catalog.wonder(s.wonder, s.side) for s in record.seats)
-        self.table = Table(tuple(s.name for s in record.seats), wonders, self.guilds)
-        self.start = initial(self.table)
-        # A record may start from a position (spec/position.md §8): its guilds and seed are the position's.
-        self.begin = record_start(record)
-        if self.begin is not None:
-            self.guilds = self.begin.state.table.guilds
-            self.seed_deal = dealing.seeded(record.players, self.begin.seed, self.guilds)
-            if self.seed_deal is not None and self.guilds is None:
-                self.guilds = self.seed_deal.guilds
-            self.table = Table(self.table.names, self.table.wonders, self.guilds)
-            self.start = self.begin.state._replace(table=self.table)
-        self.game = Game(self.start)
-        self.dealt: dict[int, dealing.Hands] = {}  # a variation's deals: the main line's (variations.py)
-        self.branch_at: frozenset[tuple[int, int]] = frozenset()  # the turns that have variations
-        self.before: dict[tuple[int, int], State] = {}  # the position before each of those turns
-        self.unpaid: list[Unpaid] = []  # the coins of refused coin-stated purchases, for the errors they cause
-
-    def _guilds(self) -> tuple[Card, ...] | None:
-        if self.record.guilds is None:
-            return None
-        try:
-            return dealing.guilds_of(self.record.players, tuple(self.record.guilds))
-        except CatalogError as exc:
-            self.findings.append(Finding("R-DECK", str(exc), "III.0", None, self.record.span))
-            return None
-
-    def mark(self) -> None:
-        """Note that the position at the game's address is reached after the events so far."""
-        self.marks[self.game.address] = len(self.events)
-
-    def later(self, age: int, turn: int) -> bool:
-        """Whether the record has a turn after ``age``.``turn``."""
-        return any(k > (age, turn) for k in self.decoded.order)
-
-    def push(self, events: Sequence[ev.Event], findings: Sequence[Finding]) -> None:
-        self.events += events
-        self.findings += findings
-
-    def apply(self, events: Sequence[ev.Event]) -> None:
-        for e in events:
-            self.game.apply(e)
-        self.events += events
-
-    # ---
-
-    def hands(self, age: int) -> dealing.Hands:
-        if age in self.dealt:
-            return self.dealt[age]
-        n = self.record.players
-        plays = {t: ps for (a, t), ps in self.decoded.plays.items() if a == age}
-        written, found = dealing.stated(self.record, age)
-        self.findings += found
-        where = f"{AGE_NUMERALS[age]}.0"
-        seeded = self.seed_deal.hands[age - 1] if self.seed_deal is not None else None
-        if written is not None:
-            span = next(d.span for d in self.record.deals if d.age == age)
-            self.findings += dealing.check_deck(age, n, self.guilds, dealing.hand_uses(age, written, span))
-            if seeded is not None and any(w is not None and w is not s for wh, sh in zip(written, seeded)
-                                          for w, s in zip(wh, sh)):
-                self.findings.append(Finding("R-DECK", f"the deal of Age {AGE_NUMERALS[age]} differs from the "
-                                             "deal of the record's seed; the written deal is used", where, None, span))
-            if any(None in h for h in written):  # a partly known deal: the actions name some of its `?`
-                return dealing.revealed(written, dealing.rebuild(age, n, plays)[0])
-            return written
-        if seeded is not None:
-            return seeded
-        if age == 3 and self.guilds is None and plays:
-            self.findings.append(Finding("R-DECK", "the record names neither its guilds nor a seed: Age III's "
-                                         "guilds are checked only for repeats and their number", where, None, None,
-                                         "note", check_only=True))
-        rebuilt, uses = dealing.rebuild(age, n, plays)
-        self.findings += dealing.check_deck(age, n, self.guilds, [u for hand in uses for u in hand])
-        return rebuilt
-
-    def run(self) -> None:
-        first = 1 if self.begin is None else self.resume(self.start)
-        for age in range(first, 4):
-            if age == 1 and not any(a == 1 for a, _ in self.decoded.order):
-                return  # the record plays no turn of Age I
-            # An Age is dealt once the previous one is complete, even if the record stops there: the position at
-            # the start of an Age (II.0) exists as soon as the game reaches it.
-            self.apply(deal_events(age, self.hands(age)))
-            self.mark()
-            if not self.age(age):
-                return
-
-    def resume(self, start: State) -> int:
-        """Play on from a record's start position (spec/position.md §8): the rest of its Age. Returns the next Age
-        to deal, or 4 when there is none (the game is over, or the record stops). Turns before the start are
-        reported and ignored (the reader refuses them: only Records made otherwise hold them)."""
-        self.mark()
-        for key in self.decoded.order:
-            if key[0] < start.age or key[0] == start.age and (start.ended or key[1] <= start.turn):
-                self.findings.append(Finding("R-TURN", f"turn {address(*key)} comes before the position the record "
-                                             f"starts from ({start.address}); ignored", address(*key), None,
-                                             self.decoded.spans.get(key)))
-        if start.ended:
-            return start.age + 1
-        return start.age + 1 if self.age(start.age, start.turn + 1) else 4
-
-    def age(self, age: int, first: int = 1) -> bool:
-        """Play the turns from ``first`` on, the extra turn, the picks and military of ``age``; False if the record
-        stops."""
-        plays = self.decoded.plays
-        for t in range(first, 7):
-            if (age, t) not in plays:
-                if self.later(age, t):
-                    self.findings.append(Finding("R-TURN", f"turn {address(age, t)} is missing; the replay stops "
-                                                 "here", address(age, t), None, None))
-                return False
-            self.turn(age, t, plays[(age, t)])
-            if t < 6:
-                self.picks(age, ((t, plays[(age, t)]),), address(age, t))
-            self.mark()
-        keepers = seats_to_act(self.game)
-        if keepers:
-            if (age, 7) in plays:
-                self.turn(age, 7, plays[(age, 7)])
-            elif self.later(age, 7):
-                self.turn(age, 7, [])
-            else:
-                return False
-            self.mark()
-        elif (age, 7) in plays:
-            for p in plays[(age, 7)]:
-                self.findings.append(Finding("R-BABYLON-N1", f"{self.table.names[p.seat - 1]} plays an extra turn "
-                                             "without a kept last card; ignored", address(age, 7), p.seat, p.span))
-        # Picks earned on turn 6 or on the extra turn are built after the extra turn (R-HALI-LAST); a pick clause
-        # on an extra-turn action is checked against the picks owed like any other.
-        self.picks(age, ((6, plays.get((age, 6), ())), (7, plays.get((age, 7), ()))), address(age, "end"))
-        self.apply(end_age(self.game))
-        self.mark()
-        return True
-
-    def turn(self, age: int, number: int, plays: list[Play]) -> None:
-        """Resolve one turn; a finding about no particular action (a missing one) gets the turn's span."""
-        if (age, number) in self.branch_at:  # where its variations start from
-            self.before[(age, number)] = self.game.snapshot()
-        events, findings = play_turn(self.game, plays)
-        span = self.decoded.spans.get((age, number)) if findings else None
-        if span is not None:
-            findings = [f if f.span is not None else replace(f, span=span) for f in findings]
-        if self.unpaid and findings:
-            findings = [self._caused(f) for f in findings]
-        self.push(events, findings)
-        self._note_unpaid((age, number), plays, events)
-
-    def _note_unpaid(self, key: tuple[int, int], plays: Sequence[Play], events: Sequence[ev.Event]) -> None:
-        """Note the coins that a purchase stated in coins (7WN 2) on turn ``key`` would have paid each neighbour
-        when it was refused (nothing paid): the neighbour is short of them later."""
-        n = self.record.players
-        for p in plays:
-            stated = p.purchase
-            if not isinstance(stated, Coins) or not (stated.left or stated.right):
-                continue
-            if any(isinstance(e, ev.CoinsPaid) and e.seat == p.seat and e.to is not None for e in events):
-                continue  # paid as stated
-            for to, coins in ((p.seat % n + 1, stated.left), ((p.seat - 2) % n + 1, stated.right)):
-                if coins:
-                    self.unpaid.append(Unpaid(key, p.seat, to, coins))
-
-    def _caused(self, f: Finding) -> Finding:
-        """``f``, an error for want of coins (R-COST-COINS) of a seat that an earlier refused purchase did not pay,
-        naming that cause: "…, has 3: 2 coins of I.3 from Ann were not paid, that purchase was refused"."""
-        if f.rule != "R-COST-COINS" or f.seat is None:
-            return f
-        owed = [u for u in self.unpaid if u.to == f.seat]
-        if not owed:
-            return f
-        names = self.table.names
-        parts = [f"{u.coins} coin{'' if u.coins == 1 else 's'} of {address(*u.key)} from {names[u.payer - 1]}"
-                 for u in owed]
-        listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-        one = len(owed) == 1
-        verb = ("was" if owed[0].coins == 1 else "were") if one else "were"
-        which = "that purchase was" if one else "those purchases were"
-        return replace(f, message=f"{f.message}: {listed} {verb} not paid, {which} refused")
-
-    def picks(self, age: int, turns: tuple[tuple[int, Sequence[Play]], ...], where: str) -> None:
-        """The builds from the discard pile owed after ``turns`` (``(turn number, plays)`` pairs), with every pick
-        clause written on those plays checked against the picks owed (R-HALI). An owed seat's first clause (on a
-        play that counted) is its choice; a clause of a seat owed nothing, or a later clause of an owed seat on
-        another turn, is reported and ignored."""
-        owed = set(picks_owed(self.game))
-        if not owed and not any(self.decoded.picked.get((age, t)) for t, _ in turns):
-            return  # the common case: nobody is owed a pick and the record writes none
-        choices: dict[int, tuple[str | None, ...]] = {}
-        # A pick's findings sit at its pick clause, or at the seat's action (the stage that earned the pick) when
-        # the record writes no clause; a seat's first play is the one that counted (a second is ignored).
-        spans: dict[int, Span | None] = {}
-        for _, plays in turns:
-            for p in plays:
-                spans.setdefault(p.seat, p.pick_span or p.span)
-        for t, plays in turns:
-            counted: set[int] = set()
-            for p in plays:
-                first = p.seat not in counted
-                counted.add(p.seat)
-                if not p.pick:
-                    continue
-                if p.seat in owed:
-                    if not first:
-                        continue  # a second play in one turn is ignored (R-TURN), its clause with it
-                    if p.seat not in choices:
-                        choices[p.seat] = p.pick
-                        spans[p.seat] = p.pick_span or p.span
-                        continue
-                self.findings.append(Finding("R-HALI", f"{self.table.names[p.seat - 1]} has no build from the "
-                                             "discard pile this turn; the pick is ignored", address(age, t),
-                                             p.seat, p.pick_span))
-        if owed:
-            self.push(*play_picks(self.game, choices, where, spans))
 
 
 def replay(record: Record) -> Replay:
@@ -491,8 +35,6 @@ def replay(record: Record) -> Replay:
     the number of actions, with memoised trade questions; no position is built unless asked for. A score-pad record
     (results, no turns) and a record naming expansions are checked by :mod:`.scorepad` instead."""
     if record.expansions or (record.results and not record.turns and position_tag(record) is None):
-        from .scorepad import pad_replay
-
         return pad_replay(record)
     run = Run(record)
     branching = has_variations(record)
@@ -505,22 +47,13 @@ def replay(record: Record) -> Replay:
     stop = run.start.address if run.begin is not None and not run.decoded.order else _stop(run.decoded.order)
     run.findings += _verify(record, sheet, run.table, stop)
     if record.results:
-        from .scorepad import symbol_findings
-
         run.findings += symbol_findings(record)
     events = tuple(run.events)
     marks = MappingProxyType(run.marks)
     lines: Mapping[str, VariationReplay] = MappingProxyType({})
     if branching:
-        from .variations import replay_variations
-
         lines = replay_variations(run)
     return Replay(events, tuple(run.findings), Positions(run.start, events, marks), marks, sheet, lines)
-
-
-def city_view(city: City | CityState) -> CityView:
-    """What scoring reads of a city, in a position or in a game."""
-    return CityView(city.buildings, city.wonder, city.stages, city.coins, city.tokens)
 
 
 def clear_caches() -> None:

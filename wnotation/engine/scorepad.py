@@ -16,7 +16,7 @@ from types import MappingProxyType
 from ..record import Record, SeatResult
 from ..vocabulary import EXPANSIONS
 from .findings import Finding
-from .replay import Positions, Replay
+from .results import Positions, Replay
 from .rules import VICTORY
 from .scoring import CATEGORIES, EXPANSION_CATEGORIES, ScoreLine, ScoreSheet, science_points
 

@@ -9,77 +9,21 @@ variation states none).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 
 from ..record import Turn, Variation
 from . import deals as dealing
 from . import events as ev
 from .findings import Finding
-from .replay import Decoded, Positions, Run, city_view, decode
+from .results import Positions, VariationReplay, city_view, position_in, split_address
+from .run import Decoded, Run, decode
 from .rules import Play, address, deal_events
-from .scoring import ScoreSheet, score
-from .state import Game, State
+from .scoring import score
+from .state import Game
 
 __all__ = ["VariationReplay", "replay_variations", "position_in", "split_address"]
-
-_NUMERAL = r"(?:III|II|I)"
-#: A position address inside a variation: the variation's path (``I.3(1).I.4(2).``), then a position label.
-_ADDRESS = re.compile(rf"((?:{_NUMERAL}\.[1-7]\([1-9][0-9]*\)\.)+)({_NUMERAL}\.(?:[0-7]|end))", re.IGNORECASE)
-
-
-@dataclass(frozen=True, eq=False)
-class VariationReplay:
-    """One variation replayed: ``address`` (``I.3(1)``) names it, ``replaces`` is the label of the turn it replaces
-    and ``parent`` the address of the line it branches from (``""`` for the main line). ``positions`` maps the
-    position labels its replay reaches (``I.3``, ``I.end``, ``II.0``) to states, snapshots taken when asked for;
-    ``findings`` carry full addresses (``I.3(1).I.4``); ``scores`` is its score sheet if it reaches the end of
-    Age III (never verified: a variation states no results)."""
-
-    address: str
-    replaces: str
-    parent: str
-    events: tuple[ev.Event, ...]
-    findings: tuple[Finding, ...]
-    positions: Positions
-    scores: ScoreSheet | None
-
-    @property
-    def addresses(self) -> tuple[str, ...]:
-        """The full addresses of its positions, in order: ``I.3(1).I.3``, ``I.3(1).I.4``, …"""
-        return tuple(f"{self.address}.{label}" for label in self.positions)
-
-
-def split_address(where: str) -> tuple[str, str] | None:
-    """``(variation address, position label)`` of a position address inside a variation, spelt canonically
-    (``i.3(1).ii.END`` → ``("I.3(1)", "II.end")``); ``None`` for any other text."""
-    m = _ADDRESS.fullmatch(where.strip())
-    if m is None:
-        return None
-    age, _, turn = m.group(2).partition(".")
-    return m.group(1)[:-1].upper(), f"{age.upper()}.{turn.lower()}"
-
-
-def position_in(lines: Mapping[str, VariationReplay], where: str) -> State:
-    """The state at ``where``, a position address inside a variation (spec §6.1). Raises ``KeyError`` with a
-    message naming what exists: the variations, or the variation's positions."""
-    parts = split_address(where)
-    if parts is None:
-        raise KeyError(f"{where!r} is not a position address inside a variation (e.g. I.3(1).I.4: the variation's "
-                       "turn label and number, then a position of it)")
-    path, label = parts
-    line = lines.get(path)
-    if line is None:
-        have = ", ".join(lines) or "none"
-        raise KeyError(f"no variation {path!r} in this game (variations: {have})")
-    try:
-        return line.positions[label]
-    except KeyError:
-        have = ", ".join(line.addresses) or "none: it is not replayed (see its findings)"
-        raise KeyError(f"no position {label!r} in variation {path} (its positions: {have})") from None
-
 
 class _Line:
     """A line of play's written plays by turn, for the variations that branch from it: ``kept`` gives the action
