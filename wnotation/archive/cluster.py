@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from .store import ArchiveError
+from .errors import ArchiveError
 
 __all__ = ["check_on_cluster", "connect", "run_export"]
 
@@ -86,11 +86,12 @@ def _ordered(client: Any, calls: Iterable[tuple[str, Callable[..., Any], tuple[A
                 pass
 
 
-def run_export(address: str, out: str, work: Iterable[Any], done: Callable[[dict[str, int]], None]) -> None:
+def run_export(address: str, out: str, work: Iterable[Any], done: Callable[[dict[str, int]], None],
+               export_piece: Callable[..., Any]) -> None:
     """Export each :class:`~.export.Piece` of ``work`` as a task on the cluster at ``address`` (its parts under
-    ``out``, which must be the same path on the workers), passing each task's counts to ``done`` in order."""
-    from .export import export_piece
-
+    ``out``, which must be the same path on the workers), passing each task's counts to ``done`` in order.
+    ``export_piece`` is the exporter's task function, handed in so that this module does not import the exporter
+    (which imports this one)."""
     run = uuid.uuid4().hex[:12]
     target = os.path.abspath(out)
     client = connect(address)

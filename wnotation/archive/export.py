@@ -446,7 +446,7 @@ def export(inputs: Sequence[Input], out: str | os.PathLike[str] | None = None, *
         if scheduler is not None:
             from .cluster import run_export
 
-            run_export(scheduler, out_dir, work, done)
+            run_export(scheduler, out_dir, work, done, export_piece)
         else:
             _run_local(out_dir, work, jobs or os.cpu_count() or 1, done)
         remove_temporaries(out_dir)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .schema import SCHEMA_VERSION, TABLES
-from .store import ArchiveError
+from .errors import ArchiveError
 
 __all__ = ["FORMAT", "MANIFEST", "MANIFEST_TABLE", "read_db_manifest", "verified_parts", "write_db_manifest",
            "write_manifest"]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .errors import ArchiveError
 from .schema import ORDER, PIECE_TABLES, TABLES
 
 __all__ = ["ArchiveError", "create_tables", "duckdb", "insert_rows", "part_name", "read_parquet_tables",
@@ -26,11 +27,6 @@ EXTRA_HINT = "install wnotation[analytics] (pip install 'wnotation[analytics]')"
 #: stats on a million plays in 111 parts a table read them in 0.8 CPU s against 1.1-1.4 s with zstd (the parts are
 #: about 35% larger: 12 MB against 8.7 MB); writing costs the same.
 COMPRESSION = "snappy"
-
-
-class ArchiveError(Exception):
-    """An archive cannot be written or read: DuckDB missing, an output that is not a directory, a source that
-    is neither 7WN, a Parquet archive nor a DuckDB file. The message is one lower-case sentence."""
 
 
 def duckdb() -> Any:
