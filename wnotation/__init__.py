@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .notation import (
         HeadersBuilder, RecordBuilder, StrictHeadersBuilder, StrictRecordBuilder, Visitor, read_headers,
     )
+    from .errors import WnotationError
     from .notation.errors import NotationError
     from .record import Record
 
@@ -29,13 +30,14 @@ T = TypeVar("T")
 
 __version__ = "0.1.0"
 
-__all__ = ["HeadersBuilder", "NotationError", "Record", "RecordBuilder", "Replay", "StrictHeadersBuilder",
+__all__ = ["HeadersBuilder", "NotationError", "WnotationError", "Record", "RecordBuilder", "Replay", "StrictHeadersBuilder",
            "StrictRecordBuilder", "Visitor", "__version__", "check", "parse", "read_games", "read_headers", "replay",
            "write", "write_games"]
 
 #: What the package exports without importing it up front: name → the module that defines it.
 _LAZY = {
     "NotationError": "wnotation.notation.errors",
+    "WnotationError": "wnotation.errors",
     "Record": "wnotation.record",
     "Replay": "wnotation.engine",
     "read_headers": "wnotation.notation",

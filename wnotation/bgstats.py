@@ -18,6 +18,7 @@ import re
 import urllib.parse
 from typing import Any
 
+from .errors import WnotationError
 from .record import Record
 from .vocabulary import seat_key
 
@@ -31,7 +32,7 @@ PUSH_URL = "https://app.bgstatsapp.com/createPlay.html?data="
 NOON = "12:00:00"
 
 
-class BGStatsError(ValueError):
+class BGStatsError(WnotationError, ValueError):
     """A record that cannot be a BG Stats play (no date, or an unfinished game): the message says what is missing."""
 
 

@@ -15,6 +15,8 @@ from functools import cache
 from importlib import resources
 from typing import Iterator, Literal, Union
 
+from .errors import InputError
+
 RAW = ("wood", "stone", "clay", "ore")
 MANUFACTURED = ("glass", "papyrus", "loom")
 RESOURCES = RAW + MANUFACTURED
@@ -32,7 +34,7 @@ CityRef = Literal["self", "left", "right"]
 City = CityRef  # the former name, kept for existing callers
 
 
-class CatalogError(ValueError):
+class CatalogError(InputError, ValueError):
     """A name or number that the catalogue does not know; ``suggestion`` holds the nearest known name."""
 
     def __init__(self, message: str, *, name: str | None = None, suggestion: str | None = None) -> None:

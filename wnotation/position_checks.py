@@ -13,6 +13,7 @@ from typing import Sequence
 
 from .catalog import AGE_NUMERALS, BuildFromDiscard, Card, PlayLastCard, WonderSide
 from .deck import copies, guild_count
+from .errors import WnotationError
 from .vocabulary import END, EXTRA_TURN, Address, seat_key
 
 __all__ = ["CHECKS", "HAND_SIZE", "PositionError", "SeatSetup", "SeatWritten", "Setup", "checked", "start_problem"]
@@ -23,7 +24,7 @@ HAND_SIZE = 7
 _VICTORY = {1: 1, 2: 3, 3: 5}
 
 
-class PositionError(ValueError):
+class PositionError(WnotationError, ValueError):
     """A position string that is not valid: ``check`` (one of :data:`CHECKS`), ``index`` (0-based character of
     the string the error points at; ``column`` is 1-based), ``rule`` (the rule ID of a rules check, else
     ``None``), ``expected`` (what would have been accepted, in words) and ``suggestion`` (a "did you mean")."""

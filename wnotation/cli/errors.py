@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
 import click
 
-from ..catalog import CatalogError
+from ..errors import InputError
 from ..compiler_style import safe_lines
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -16,16 +15,14 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141
 
 #: Exceptions that mean "the input was wrong", not "wnotation is wrong": one line on stderr and exit 2.
-#: :class:`~wnotation.notation.NotationError` joins them through :func:`user_errors` (importing the notation
-#: here would load Lark and pydantic and slow down ``wnotation --version``); it is shown compiler-style.
-USER_ERRORS: tuple[type[Exception], ...] = (CatalogError, OSError, UnicodeDecodeError)
+#: :class:`~wnotation.errors.InputError` covers ``CatalogError`` and ``NotationError`` (shown compiler-style)
+#: without importing the notation (which would load Lark and pydantic and slow down ``wnotation --version``).
+USER_ERRORS: tuple[type[Exception], ...] = (InputError, OSError, UnicodeDecodeError)
 
 
 def user_errors() -> tuple[type[Exception], ...]:
-    """:data:`USER_ERRORS` plus ``NotationError`` once the notation is loaded (no notation error can exist
-    before that)."""
-    errors = sys.modules.get("wnotation.notation.errors")
-    return USER_ERRORS + ((errors.NotationError,) if errors is not None else ())
+    """:data:`USER_ERRORS`; kept for callers that used it before the one exception base."""
+    return USER_ERRORS
 
 
 class UserError(click.ClickException):

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 from .. import deck
 from ..catalog import CatalogError
+from ..errors import WnotationError
 from ..engine import legal_actions, seats_to_act, step_turn
 from ..engine.legal import LegalAction
 from ..engine.replay import city_view
@@ -23,7 +24,7 @@ SCORE_FIELDS = ("military", "treasury", "wonder", "civilian", "commercial", "gui
 MAX_DEPTH = 3
 
 
-class RequestError(ValueError):
+class RequestError(WnotationError, ValueError):
     """A request that does not follow the protocol (an unknown op, a missing or mistyped field)."""
 
 

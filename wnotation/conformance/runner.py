@@ -14,6 +14,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..errors import WnotationError
+
 from .compare import compare
 from .vectors import AREAS, VECTORS_VERSION, Vector
 
@@ -25,7 +27,7 @@ MAX_ANSWER = 1 << 24
 BROKEN_AFTER = 20
 
 
-class AdapterBroken(RuntimeError):
+class AdapterBroken(WnotationError, RuntimeError):
     """The adapter cannot be run: it does not start, does not answer the greeting, or fails vector after vector."""
 
 

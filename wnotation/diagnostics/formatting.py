@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from ..errors import WnotationError
 from ..notation.errors import NotationError
 from ..record import Record
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["FormatBug", "canonical_text"]
 
 
-class FormatBug(RuntimeError):
+class FormatBug(WnotationError, RuntimeError):
     """The canonical text of a record does not read back as the same games, or does not format to itself: a bug
     in wnotation, never in the user's file."""
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from ..errors import WnotationError
+
 __all__ = ["RULES", "Rule", "UnknownRule", "ids", "lookup"]
 
 #: The chapters of the rules reference, each rule's ``section``.
@@ -167,7 +169,7 @@ RULES: tuple[Rule, ...] = (
 _BY_ID = {rule.id: rule for rule in RULES}
 
 
-class UnknownRule(KeyError):
+class UnknownRule(WnotationError, KeyError):
     """No rule has this ID; ``suggestion`` is the nearest ID, if any is near."""
 
     def __init__(self, text: str, suggestion: str | None) -> None:

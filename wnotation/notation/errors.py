@@ -11,9 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..compiler_style import compiler_style, visible
+from ..errors import InputError
 
 
-class NotationError(ValueError):
+class NotationError(InputError, ValueError):
     """A text that is not valid 7WN. ``line``/``column`` are 1-based; ``offset`` is 0-based in the text.
 
     Attributes: ``message`` (lower-case, names the token and its context), ``source`` (file name or

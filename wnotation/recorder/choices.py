@@ -18,6 +18,7 @@ from .. import deck
 from ..catalog import Card, CatalogError, load
 from ..engine import LegalAction, State, legal_actions
 from ..engine.trade import Purchase as Trade
+from ..errors import WnotationError
 from ..notation import format_purchase
 from ..record import UNKNOWN, Purchase, Use
 
@@ -25,7 +26,7 @@ __all__ = ["Choice", "EntryError", "Play", "PurchaseOption", "hand", "match", "p
            "words"]
 
 
-class EntryError(ValueError):
+class EntryError(WnotationError, ValueError):
     """What the user typed names no play: the message says why (an unknown card with a suggestion, an ambiguity)."""
 
 

@@ -12,6 +12,7 @@ from typing import Literal, cast
 from pydantic import ValidationError
 
 from ..catalog import CatalogError, load
+from ..errors import WnotationError
 from ..record import Record, Seat, Tag
 
 __all__ = ["HeaderError", "date_of", "make_header", "seat_of", "side_of", "today", "wonder_of"]
@@ -19,7 +20,7 @@ __all__ = ["HeaderError", "date_of", "make_header", "seat_of", "side_of", "today
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
 
 
-class HeaderError(ValueError):
+class HeaderError(WnotationError, ValueError):
     """A roster that cannot be a record's: the message says which part and why."""
 
 
