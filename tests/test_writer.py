@@ -140,3 +140,24 @@ def test_a_result_for_a_seat_outside_the_table_is_refused_not_misplaced(seat):
     record = _three_seat_record(()).model_copy(update={"results": (SeatResult.model_construct(seat=seat, total=3),)})
     with pytest.raises(ValueError, match="this game has seats 1 to 3"):
         write(record)
+
+
+def test_the_writer_and_reader_share_one_reserved_tag_list_and_the_writer_imports_no_reader():
+    import ast
+    import pathlib
+
+    import wnotation.notation.writer as writer_module
+    from wnotation.notation import reader, tags
+
+    assert reader.RESERVED_TAGS is tags.RESERVED_TAGS
+    tree = ast.parse(pathlib.Path(writer_module.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not {m for m in imported if m and m.split(".")[0] == "reader"}
+
+
+@pytest.mark.parametrize("name", ["Seat3", "seed", "DEALII"])
+def test_a_free_tag_under_a_reserved_name_is_refused_by_the_writer(name):
+    record = parse(CANONICAL)
+    clash = record.model_copy(update={"tags": (*record.tags, Tag(name=name, value="x"))})
+    with pytest.raises(ValueError, match="unreserved"):
+        write(clash)

@@ -31,7 +31,7 @@ from ..record import (
 from ..vocabulary import EXPANSIONS, LINE_FIELDS, numeral, seat_key
 from . import lexical
 from .export import Exporter, export
-from .reader import RESERVED_TAGS
+from .tags import RESERVED_TAGS
 
 __all__ = ["write", "write_games", "format_action", "format_purchase", "format_turn", "TextExporter"]
 

@@ -19,14 +19,12 @@ from ...record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UN
 from ...vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
 from ..errors import RosterError, TagError, UnknownNameError
+from ..tags import RESERVED_BY_FOLDED, RESERVED_TAGS
 from .build import Game, make
 
 __all__ = ["Header", "RESERVED_TAGS", "TagEntry", "read_header", "header_of"]
 
-RESERVED_TAGS = ("Format", "Edition", "Date", "Guilds", "Seed", "DealI", "DealII", "DealIII", "Expansions") + tuple(
-    f"Seat{i}" for i in range(1, 8)
-)
-_RESERVED_FOLDED = {name.casefold(): name for name in RESERVED_TAGS}
+_RESERVED_FOLDED = RESERVED_BY_FOLDED
 _DEAL_AGE = {"DealI": 1, "DealII": 2, "DealIII": 3}
 _HAND = 7
 _SIDES = {"day": "day", "night": "night", "a": "day", "b": "night"}
