@@ -22,19 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-
-def _corpus(root: Path, games: int, start: int = 0) -> tuple[Path, int]:
-    from wnotation import write
-    from wnotation.engine.bot import play_game
-
-    path = root / f"corpus-{games}.7wn"
-    actions = 0
-    with open(path, "w", encoding="utf-8") as out:
-        for k in range(start, start + games):
-            record = play_game(3 + k % 5, 7000 + k, "random" if k % 2 else "greedy")
-            actions += sum(len(t.actions) for t in record.turns)
-            out.write(("\n" if k > start else "") + write(record))
-    return path, actions
+from corpus import game_file  # noqa: E402
 
 
 def _repeat(path: Path, times: int, root: Path) -> Path:
@@ -81,7 +69,7 @@ def main() -> None:
     cli = [sys.executable, "-m", "wnotation"]
     root = Path(tempfile.mkdtemp(prefix="bench-export-"))
     try:
-        corpus, actions = _corpus(root, opts.games)
+        corpus, actions = game_file(root, opts.games)
         out = root / "out"
         clear = lambda: shutil.rmtree(out, ignore_errors=True)  # noqa: E731
         check = _best(cli + ["check", str(corpus)], opts.repeat)

@@ -15,10 +15,10 @@ import random
 import time
 
 from wnotation import catalog
-from wnotation.gcpolicy import batch_collection
+from wnotation.support.gcpolicy import batch_collection
 from wnotation.notation import parse, read_headers, write
 from wnotation.notation import reader
-from wnotation.record import Action, Purchase, Record, Seat, Turn
+from wnotation.model.record import Action, Purchase, Record, Seat, Turn
 
 
 def bot_games(count: int, bot: str = "greedy") -> list[Record]:

@@ -33,13 +33,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from wnotation.catalog import load
+from wnotation.model.catalog import load
 from wnotation.engine.bot import play_game
 from wnotation.notation import write
-from wnotation.record import Record
+from wnotation.model.record import Record
 from wnotation.recorder import choices
 from wnotation.recorder.session import Question, Session
-from wnotation.vocabulary import age_of_numeral
+from wnotation.model.vocabulary import age_of_numeral
 
 HERE = Path(__file__).resolve().parent
 _TURN = re.compile(r"I{1,3}\.[1-7] ")

@@ -3,7 +3,7 @@
 Usage: ``python benchmarks/bench_replay.py [--games 300] [--bot greedy] [--repeat 5] [--jobs 2] [--profile]``.
 The games are generated first (not timed; ``--games-file`` keeps them in a pickle between runs); the timed part is
 ``wnotation.engine.replay(record)`` on ready Records, decoding included, under the batch collector policy
-(``wnotation.gcpolicy.batch_collection``, as ``check`` runs). Reported, as the best of ``--repeat`` runs
+(``wnotation.support.gcpolicy.batch_collection``, as ``check`` runs). Reported, as the best of ``--repeat`` runs
 (the machine is shared: the best run is the one least disturbed):
 
 * **first replay**: every memoised answer (trade questions, deals) is forgotten, the engine is warmed on 30 other
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from wnotation import engine  # noqa: E402
 from wnotation.engine import replay  # noqa: E402
 from wnotation.engine.bot import play_game  # noqa: E402
-from wnotation.gcpolicy import batch_collection  # noqa: E402
+from wnotation.support.gcpolicy import batch_collection  # noqa: E402
 
 WARM = 30
 

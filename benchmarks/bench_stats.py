@@ -147,13 +147,13 @@ def main() -> None:
     parser.add_argument("--plays", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     opts = parser.parse_args()
-    from bench_export import _corpus
+    from corpus import game_file
 
     from wnotation.archive.export import export
 
     root = Path(tempfile.mkdtemp(prefix="bench-stats-"))
     try:
-        corpus, _ = _corpus(root, opts.games)
+        corpus, _ = game_file(root, opts.games)
         export([corpus], root / "out")
         run(root / "out", root, opts.plays, opts.repeat)
     finally:

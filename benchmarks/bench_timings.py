@@ -12,7 +12,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from wnotation.catalog import RESOURCES
+from wnotation.model.catalog import RESOURCES
 from wnotation.engine.trade import Prices, minimal_purchases
 from wnotation.notation import NotationError, parse, read_games, read_headers, write
 

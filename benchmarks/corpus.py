@@ -185,3 +185,19 @@ def repeat_file(src: Path, dst: Path, games: int, per_copy: int) -> int:
                 out.write("\n")
             out.write(text)
     return copies * per_copy
+
+
+def game_file(root: Path, games: int, start: int = 0) -> tuple[Path, int]:
+    """One 7WN file of ``games`` bot-played games (3-7 players in turn, random and greedy bots alternating), and
+    its number of actions: the export and stats benchmarks' corpus."""
+    from wnotation import write
+    from wnotation.engine.bot import play_game
+
+    path = root / f"corpus-{games}.7wn"
+    actions = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for k in range(start, start + games):
+            record = play_game(3 + k % 5, 7000 + k, "random" if k % 2 else "greedy")
+            actions += sum(len(t.actions) for t in record.turns)
+            out.write(("\n" if k > start else "") + write(record))
+    return path, actions

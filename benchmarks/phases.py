@@ -1,7 +1,7 @@
 """One measured phase of the benchmark, run in a fresh interpreter: ``python benchmarks/phases.py PHASE ROOT``.
 
 Each phase loads its inputs (not timed), warms up on games outside the corpus, enters the batch collector policy
-(:func:`wnotation.gcpolicy.batch_collection`: what it loaded is frozen, as if it were streamed), times one pass over the whole corpus, and prints one JSON object:
+(:func:`wnotation.support.gcpolicy.batch_collection`: what it loaded is frozen, as if it were streamed), times one pass over the whole corpus, and prints one JSON object:
 ``cpu`` (process CPU seconds: steadier than wall time on a shared machine), ``wall``, and what was processed.
 A fresh process per run keeps the engine's memo caches and the heap from flattering later runs.
 """
@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from corpus import Corpus  # noqa: E402
 
-from wnotation.gcpolicy import batch_collection  # noqa: E402
+from wnotation.support.gcpolicy import batch_collection  # noqa: E402
 
 PHASES = ("lexer", "lalr", "parse", "parse_lark", "parse_file", "replay", "check", "bot", "json", "chess", "stream",
           "pool")

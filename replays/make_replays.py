@@ -18,7 +18,7 @@ from pathlib import Path
 from unittest import mock
 
 from wnotation import record as R
-from wnotation.catalog import (
+from wnotation.model.catalog import (
     BuildFromDiscard,
     FreeFirstCardEachAge,
     FreeFirstOfColour,

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from wnotation.catalog import AGE_NUMERALS, AGES, load
+from wnotation.model.catalog import AGE_NUMERALS, AGES, load
 from wnotation.notation import json_schema
 
 HERE = Path(__file__).resolve().parent

@@ -8,11 +8,11 @@ import json
 import sys
 from typing import Any
 
-import wnotation.catalog as catalog
+import wnotation.model.catalog as catalog
 
 
 def _patch_catalogue(change: Any) -> None:
-    """Make :func:`wnotation.catalog.load` read a changed copy of the catalogue data (the module's ``json``)."""
+    """Make :func:`wnotation.model.catalog.load` read a changed copy of the catalogue data (the module's ``json``)."""
     real = json.loads
 
     class Json:

@@ -445,7 +445,7 @@ def _priced_again(record) -> dict:
     from wnotation.engine.payment import Payment, pay
     from wnotation.engine.state import Game, info, stage_info
     from wnotation.engine.trade import Purchase
-    from wnotation.record import CoinsPaid, StatedPurchase
+    from wnotation.model.record import CoinsPaid, StatedPurchase
 
     played = replay(record)
     keys = list(played.marks)
@@ -485,7 +485,7 @@ def _priced_again(record) -> dict:
 
 def _in_coins(record):
     """``record`` as a 7WN 2 record with every paid play's purchase stated as the coins it paid each neighbour."""
-    from wnotation.record import CoinsPaid
+    from wnotation.model.record import CoinsPaid
 
     played = replay(record)
     keys = list(played.marks)

@@ -19,7 +19,7 @@ from wnotation.archive.cluster import check_on_cluster  # noqa: E402
 from wnotation.archive.export import export  # noqa: E402
 from wnotation.archive.schema import TABLES  # noqa: E402
 from wnotation.archive.store import ArchiveError, part_files, read_table  # noqa: E402
-from wnotation.batch import check_many  # noqa: E402
+from wnotation.diagnostics.batch import check_many  # noqa: E402
 from wnotation.engine.bot import play_game  # noqa: E402
 
 from cli_helpers import run  # noqa: E402

@@ -136,7 +136,7 @@ def test_bot_plays_given_wonders_R_BABYLON_N1():
 @SETTINGS
 @given(games, st.integers(0, 10**6), st.integers(0, 10**6))
 def test_R_DECK__a_single_mutation_is_reported_at_its_turn(game, which, other):
-    from wnotation.catalog import load
+    from wnotation.model.catalog import load
 
     players, seed, bot = game
     record = play_game(players, seed, bot)
@@ -179,7 +179,7 @@ def test_R_BABYLON_N1__the_bots_keep_the_last_card_whenever_legal_actions_offer_
 def test_R_TRADE_MINIMAL__bot_games_are_already_canonical(game):
     """The bots state a purchase exactly where the canonical form does (``canonical_purchases`` changes nothing),
     so a caller that writes a bot game needs no second replay to make it canonical."""
-    from wnotation.canonical import canonical_purchases
+    from wnotation.formats.canonical import canonical_purchases
 
     record = play_game(*game)
     assert canonical_purchases(record) is record

@@ -1,4 +1,4 @@
-"""Canonical purchases (R-TRADE-MINIMAL; spec/7wn.md section 10): ``wnotation.canonical`` on hand-built records and
+"""Canonical purchases (R-TRADE-MINIMAL; spec/7wn.md section 10): ``wnotation.formats.canonical`` on hand-built records and
 on bot-played games. A purchase is stated exactly when more than one cheapest purchase exists or the stated one is
 not the engine's default; the normalised record replays to the same events, findings and scores."""
 
@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wnotation import notation
-from wnotation.canonical import PurchaseChange, canonical_purchases, purchase_changes, same_replay
+from wnotation.formats.canonical import PurchaseChange, canonical_purchases, purchase_changes, same_replay
 from wnotation.diagnostics import canonical_text
 from wnotation.engine import legal_actions, replay
 from wnotation.engine.bot import play_game
-from wnotation.record import Purchase
+from wnotation.model.record import Purchase
 
 #: A header whose Wonders and sides each test fills in (helpers.HEADER is the one plain header).
 ROSTER = """[Format "7WN 1"]

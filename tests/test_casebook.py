@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from wnotation.catalog import RESOURCES
+from wnotation.model.catalog import RESOURCES
 from wnotation.engine import replay
 from wnotation.notation import NotationError, parse
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from wnotation import catalog
-from wnotation.catalog import (
+from wnotation.model.catalog import (
     MANUFACTURED,
     RAW,
     RESOURCES,

@@ -1,4 +1,4 @@
-"""``wnotation bgstats`` and wnotation.bgstats: a finished game as BG Stats' documented push-play link."""
+"""``wnotation bgstats`` and wnotation.formats.bgstats: a finished game as BG Stats' documented push-play link."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 
 from cli_helpers import run
 from wnotation import parse, replay, write
-from wnotation.bgstats import GAME_NAME, PUSH_URL, BGStatsError, play_data, push_url
+from wnotation.formats.bgstats import GAME_NAME, PUSH_URL, BGStatsError, play_data, push_url
 from wnotation.engine.bot import play_game
-from wnotation.record import Tag
+from wnotation.model.record import Tag
 
 
 def dated(players: int = 4, seed: int = 7, **tags: str):

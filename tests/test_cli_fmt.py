@@ -17,9 +17,9 @@ import pytest
 from cli_helpers import run
 from wnotation import canonical as canonical_module
 from wnotation import notation, replay
-from wnotation.canonical import canonical_purchases, purchase_changes, same_replay
+from wnotation.formats.canonical import canonical_purchases, purchase_changes, same_replay
 from wnotation.engine.bot import play_game
-from wnotation.record import Purchase
+from wnotation.model.record import Purchase
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,10 +10,10 @@ import pytest
 from cli_helpers import game_text, run, with_action
 from wnotation import cli, notation, parse, replay
 from wnotation.cli import streams
-from wnotation.canonical import canonical_purchases, purchase_changes, same_replay
+from wnotation.formats.canonical import canonical_purchases, purchase_changes, same_replay
 from wnotation.engine import legal_actions
 from wnotation.engine.bot import play_game
-from wnotation.record import CATEGORIES
+from wnotation.model.record import CATEGORIES
 
 ROOT = Path(__file__).resolve().parent.parent
 

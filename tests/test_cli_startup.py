@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "replays" / "3p-babylon-halikarnassos-olympia.7wn"
 
 #: Modules that no plain ``check`` (one job, no --json, stdout not a terminal) needs.
-NOT_FOR_CHECK = ("wnotation.viewer", "wnotation.archive", "wnotation.recorder", "wnotation.canonical",
-                 "wnotation.render", "wnotation.engine.bot", "wnotation.engine.rulebook",
+NOT_FOR_CHECK = ("wnotation.viewer", "wnotation.archive", "wnotation.recorder", "wnotation.formats.canonical",
+                 "wnotation.formats.render", "wnotation.engine.bot", "wnotation.engine.rulebook",
                  "wnotation.diagnostics.jsonreport", "duckdb", "pygments", "rich", "jsonschema", "multiprocessing",
                  "click.shell_completion")
 
@@ -46,6 +46,6 @@ def test_check_of_one_file_imports_only_what_checking_needs():
 @pytest.mark.parametrize("args", [["--version"], ["cards", "--age", "I"]])
 def test_other_commands_do_not_load_the_notation_engine_or_pydantic(args):
     probe = PROBE.replace('("wnotation", "duckdb"', '("wnotation", "pydantic", "lark", "duckdb"')
-    done = subprocess.run([sys.executable, "-c", probe, "wnotation.notation wnotation.engine wnotation.record "
+    done = subprocess.run([sys.executable, "-c", probe, "wnotation.notation wnotation.engine wnotation.model.record "
                            "pydantic lark", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.splitlines()[-1] == "0 []", done.stderr

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wnotation import notation
-from wnotation.canonical import canonical_purchases, same_replay
+from wnotation.formats.canonical import canonical_purchases, same_replay
 from wnotation.engine import events as ev
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
@@ -18,7 +18,7 @@ from wnotation.engine.coins import Coins, bought_by
 from wnotation.engine.state import Game
 from wnotation.engine.trade import Purchase
 from wnotation.notation.errors import NotationError
-from wnotation.record import CoinsPaid, Record, StatedPurchase
+from wnotation.model.record import CoinsPaid, Record, StatedPurchase
 
 HEADER = """[Format "7WN {version}"]
 [Edition "2e"]

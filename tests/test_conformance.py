@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wnotation.catalog import load
+from wnotation.model.catalog import load
 from wnotation.conformance import adapter, runner, vectors
 from wnotation.conformance.compare import compare
 from wnotation.engine import COMPILED

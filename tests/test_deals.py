@@ -20,7 +20,7 @@ from wnotation.engine.bot import play_game
 from wnotation.engine.deals import holder, revealed
 from wnotation.engine.position import card
 from wnotation.notation import parse
-from wnotation.record import Deal, Record
+from wnotation.model.record import Deal, Record
 
 REPRO = """[Format "7WN 1"]
 [Edition "2e"]

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from wnotation import catalog
-from wnotation.catalog import AGE_NUMERALS, CatalogError
-from wnotation.deck import (
+from wnotation.model.catalog import AGE_NUMERALS, CatalogError
+from wnotation.model.deck import (
     HAND_SIZE,
     SHUFFLE_ALGORITHM,
     SplitMix64,

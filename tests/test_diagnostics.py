@@ -25,7 +25,7 @@ from wnotation.diagnostics import (
 )
 from wnotation.engine import Finding
 from wnotation.notation import NotationError
-from wnotation.record import Span
+from wnotation.model.record import Span
 
 
 def test_a_clean_text():
@@ -205,7 +205,7 @@ def test_check_only_is_the_engines_mark_not_the_message_text():
 def test_check_many_without_click_gives_the_same_runs_for_any_number_of_jobs(tmp_path):
     from contextlib import closing
 
-    from wnotation.batch import check_many
+    from wnotation.diagnostics.batch import check_many
 
     bad, _, _ = with_action(game_text(), "I.1", 1, "Apothecary")
     paths = []

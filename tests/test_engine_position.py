@@ -26,9 +26,9 @@ from wnotation.engine.position import (
 )
 from wnotation.engine.state import State, apply, pile_owners
 from wnotation.notation import NotationError, parse, read_games
-from wnotation.position_string import PositionError
-from wnotation.record import Deal, Record, Seed, Tag
-from wnotation.vocabulary import Address
+from wnotation.model.position_string import PositionError
+from wnotation.model.record import Deal, Record, Seed, Tag
+from wnotation.model.vocabulary import Address
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted((ROOT / "replays").glob("*.7wn"))

@@ -11,8 +11,8 @@ import pytest
 
 import wnotation
 from wnotation.archive.store import ArchiveError
-from wnotation.bgstats import BGStatsError
-from wnotation.catalog import CatalogError
+from wnotation.formats.bgstats import BGStatsError
+from wnotation.model.catalog import CatalogError
 from wnotation.engine.errors import IntegrityError
 from wnotation.engine.rulebook import UnknownRule
 from wnotation.conformance.answer import RequestError
@@ -20,7 +20,7 @@ from wnotation.conformance.runner import AdapterBroken
 from wnotation.diagnostics.formatting import FormatBug
 from wnotation.errors import InputError, WnotationError
 from wnotation.notation.errors import NotationError, NotationSyntaxError
-from wnotation.position_checks import PositionError
+from wnotation.model.position_checks import PositionError
 from wnotation.recorder.choices import EntryError
 from wnotation.recorder.header import HeaderError
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import wnotation
 from wnotation.engine.bot import play_game
 from wnotation.notation import NotationError
-from wnotation.record import Record
+from wnotation.model.record import Record
 
 
 def test_read_games_passes_the_error_policy_on():
@@ -51,7 +56,7 @@ def test_import_wnotation_loads_neither_the_notation_nor_pydantic():
     import subprocess
     import sys
 
-    code = ("import sys, wnotation; heavy = ('wnotation.notation', 'wnotation.engine', 'wnotation.record', "
+    code = ("import sys, wnotation; heavy = ('wnotation.notation', 'wnotation.engine', 'wnotation.model.record', "
             "'pydantic', 'lark'); print([m for m in heavy if m in sys.modules]); wnotation.Record; "
             "print('pydantic' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -77,3 +82,24 @@ def test_the_front_door_exports_the_visitors_and_read_games_takes_a_builder():
         list(wnotation.read_games(text, builder=wnotation.StrictRecordBuilder))
     with pytest.raises(ValueError, match="not both"):
         list(wnotation.read_games(text, errors="raise", builder=wnotation.RecordBuilder))
+
+
+@pytest.mark.parametrize("old", sorted(wnotation.MOVED))
+def test_every_old_import_path_of_a_moved_module_is_the_new_module(old: str) -> None:
+    """Issue 30 item 6: the modules grouped into model/, formats/, support/ and diagnostics/ keep their old paths,
+    as the same module object (one copy of each class), its own spec intact, in a fresh interpreter too."""
+    new = wnotation.MOVED[old]
+    assert importlib.import_module(old) is importlib.import_module(new)
+    assert importlib.import_module(old).__spec__.name == new
+    code = (f"import sys; from {old.rsplit('.', 1)[0]} import {old.rsplit('.', 1)[1]} as m; import {new} as n; "
+            f"assert m is n and sys.modules[{old!r}] is n; print(n.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == new
+
+
+def test_no_moved_module_is_left_at_its_old_place() -> None:
+    """Each moved module has one file, at its new home: the old path resolves only through the finder."""
+    root = Path(wnotation.__file__).parent
+    for old, new in wnotation.MOVED.items():
+        assert not (root / (old.split(".", 1)[1] + ".py")).exists()
+        assert (root.parent / (new.replace(".", "/") + ".py")).is_file()

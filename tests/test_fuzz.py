@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from wnotation.notation import NotationError, parse, read_games, write
 from wnotation.notation import lexical
 from wnotation.notation.reader import RouteDeclined, normalise, split_games
-from wnotation.record import Record
+from wnotation.model.record import Record
 
 EXAMPLES = int(os.environ.get("WNOTATION_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=EXAMPLES <= 100,

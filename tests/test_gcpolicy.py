@@ -8,7 +8,7 @@ import pytest
 from wnotation import gcpolicy
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
-from wnotation.gcpolicy import batch_collection, gc_state
+from wnotation.support.gcpolicy import batch_collection, gc_state
 
 
 @pytest.fixture

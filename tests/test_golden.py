@@ -24,7 +24,7 @@ from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.engine.legal import legal_actions
 from wnotation.notation import parse, write
-from wnotation.record import CATEGORIES, Record
+from wnotation.model.record import CATEGORIES, Record
 
 FOLDER = Path(__file__).parent / "golden"
 #: (players, seed, bot) of each stored game. 5p seed 2 and 7p seed 3 have Halikarnassos' builds from the discard

@@ -33,12 +33,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from wnotation import deck
-from wnotation.catalog import RESOURCES
+from wnotation.model.catalog import RESOURCES
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.engine.legal import legal_actions
 from wnotation.notation import NotationError, parse, write
-from wnotation.record import Action, Pick, Purchase, Record
+from wnotation.model.record import Action, Pick, Purchase, Record
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

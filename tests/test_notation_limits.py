@@ -11,7 +11,7 @@ import pytest
 
 from wnotation.diagnostics import check_text
 from wnotation.notation import NotationError, parse
-from wnotation.record import MAX_VARIATION_DEPTH, Record
+from wnotation.model.record import MAX_VARIATION_DEPTH, Record
 
 HEADER = """[Format "7WN 2"]
 [Edition "2e"]

@@ -13,7 +13,7 @@ from hypothesis.extra.lark import from_lark
 from helpers import HEADER, records
 from wnotation.notation import NotationError, from_json, json_schema, parse, to_json, write
 from wnotation.notation import grammar, lexical
-from wnotation.record import Record
+from wnotation.model.record import Record
 
 GAME = HEADER + """game { g }
 I.1 Lumber Yard (L clay) ! { c } | sell ? ? | stage ?, pick Altar

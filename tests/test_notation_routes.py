@@ -15,7 +15,7 @@ from helpers.layouts import relayout
 from wnotation.notation import Header, NotationError, parse, read_games, read_headers, write
 from wnotation.notation import reader
 from wnotation.notation.reader import RouteDeclined
-from wnotation.record import Record
+from wnotation.model.record import Record
 
 REPLAYS = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.7wn"))
 I1 = "I.1 Lumber Yard | sell ? | stage ?\n"

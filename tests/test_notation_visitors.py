@@ -14,7 +14,7 @@ from wnotation.notation.reader import (
     StrictRecordBuilder,
     Visitor,
 )
-from wnotation.record import Record
+from wnotation.model.record import Record
 
 I1 = "I.1 Lumber Yard | sell ? | stage ?\n"
 BROKEN = HEADER + "I.1 Lumbr Yard | sell ? | stage ?\n"

@@ -86,8 +86,8 @@ def venv(wheel, tmp_path_factory) -> Path:
 
 def test_wheel_holds_the_package_and_the_catalogue(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"wnotation/__init__.py", "wnotation/cli/__init__.py", "wnotation/__main__.py", "wnotation/catalog.py",
-            "wnotation/deck.py", "wnotation/data/catalog.json"} <= names
+    assert {"wnotation/__init__.py", "wnotation/cli/__init__.py", "wnotation/__main__.py", "wnotation/model/catalog.py",
+            "wnotation/model/deck.py", "wnotation/data/catalog.json"} <= names
     assert wheel.name.startswith(f"wnotation-{wnotation.__version__}-")
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     assert "wnotation = wnotation.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
@@ -109,7 +109,7 @@ def test_installed_script_runs_outside_the_repository(venv, tmp_path):
 
 def test_installed_package_is_the_wheel_not_the_source(venv, tmp_path):
     python = venv / BIN / "python"
-    where = _run(python, "-c", "import wnotation, wnotation.catalog as c; c.load(); print(wnotation.__file__)",
+    where = _run(python, "-c", "import wnotation, wnotation.model.catalog as c; c.load(); print(wnotation.__file__)",
                  cwd=tmp_path).stdout.strip()
     assert Path(where).resolve().is_relative_to(venv.resolve()), where
     if GRAMMAR.exists():

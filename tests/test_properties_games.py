@@ -19,14 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wnotation import deck
-from wnotation.catalog import AGE_NUMERALS, PlayLastCard, TradeDiscount, load
+from wnotation.model.catalog import AGE_NUMERALS, PlayLastCard, TradeDiscount, load
 from wnotation.engine import Play, events as ev, replay, seats_to_act
 from wnotation.engine.bot import play_game
 from wnotation.engine.legal import legal_actions
 from wnotation.engine.rules import VICTORY, DEFEAT, step_turn
 from wnotation.engine.state import fold
 from wnotation.notation import from_json, parse, read_games, to_json, write, write_games
-from wnotation.record import Record
+from wnotation.model.record import Record
 
 GAMES = st.tuples(st.integers(3, 7), st.integers(0, 2**64 - 1), st.sampled_from(["random", "greedy"]))
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,7 +18,7 @@ from wnotation.notation import (
     parse_many,
     read_games,
 )
-from wnotation.record import Purchase, Record
+from wnotation.model.record import Purchase, Record
 
 I1 = "I.1 Lumber Yard | sell ? | stage ?\n"
 

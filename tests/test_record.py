@@ -13,7 +13,7 @@ from helpers import HEADER
 from wnotation.diagnostics import check_record
 from wnotation.engine import replay
 from wnotation.notation import from_json, parse, to_json, write
-from wnotation.record import Record
+from wnotation.model.record import Record
 
 GAME = HEADER + "I.1 Lumber Yard | Clay Pool | Stone Pit\nresult Alice: coins 2\n"
 

@@ -20,7 +20,7 @@ from cli_helpers import run
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.notation import from_json, parse, records_from_json, to_json, write
-from wnotation.record import MAX_PURCHASE_COINS, MAX_VARIATION_DEPTH, CoinsPaid, Record, Turn, Variation
+from wnotation.model.record import MAX_PURCHASE_COINS, MAX_VARIATION_DEPTH, CoinsPaid, Record, Turn, Variation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -179,7 +179,7 @@ def _nested(record: Record, index: int, depth: int, pick_tags: bool = False) -> 
     turn = record.turns[index]
     actions = turn.actions
     if pick_tags:  # the deepest JSON a turn holds: an action's pick with a tag
-        from wnotation.record import Annotation, Pick
+        from wnotation.model.record import Annotation, Pick
         pick = Pick(card=None, annotation=Annotation(tags=(("eval", "+1"),)))
         actions = (actions[0].model_copy(update={"pick": pick}), *actions[1:])
     inner: tuple[Variation, ...] = ()

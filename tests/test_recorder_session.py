@@ -15,15 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wnotation import check, deck, parse, replay, write
-from wnotation.canonical import canonical_purchases
-from wnotation.catalog import load
+from wnotation.formats.canonical import canonical_purchases
+from wnotation.model.catalog import load
 from wnotation.engine import legal_actions, pick_options
 from wnotation.engine.bot import play_game
-from wnotation.record import Record
+from wnotation.model.record import Record
 from wnotation.recorder import choices
 from wnotation.recorder.header import make_header
 from wnotation.recorder.session import Session
-from wnotation.vocabulary import age_of_numeral
+from wnotation.model.vocabulary import age_of_numeral
 
 # 3 players, seed 4: Babylon night (Ada) keeps its last card in Ages II and III (II.7, III.7), Halikarnassos night
 # (Cyd) builds Guard Tower and Barracks from the discard pile after II.3 and II.5. 7 players, seed 53: the same

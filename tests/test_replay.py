@@ -9,7 +9,7 @@ from wnotation import deck
 from wnotation.engine import replay
 from wnotation.engine import events as ev
 from wnotation.engine.bot import play_game
-from wnotation.record import Action, Deal, Pick, Purchase, Record, Seat, SeatResult, Seed, Span, Turn
+from wnotation.model.record import Action, Deal, Pick, Purchase, Record, Seat, SeatResult, Seed, Span, Turn
 
 NUMERALS = {"I": 1, "II": 2, "III": 3}
 

@@ -9,7 +9,7 @@ from wnotation.engine.position import position
 from wnotation.engine.rules import end_age
 from wnotation.engine.scoring import CityView, score
 from wnotation.engine.state import fold
-from wnotation.record import Deal, Record, Seat
+from wnotation.model.record import Deal, Record, Seat
 
 TABLE = [("Gizah", "day"), ("Rhodos", "day"), ("Ephesos", "day"), ("Alexandria", "night")]
 

@@ -13,8 +13,8 @@ from wnotation.engine import replay
 from wnotation.engine.scorepad import MILITARY, is_score_pad
 from wnotation.engine.scoring import science_points
 from wnotation.notation import from_json, parse, to_json, write
-from wnotation.record import Action, Record, Seat, SeatResult, Turn
-from wnotation.vocabulary import CATEGORIES, EXPANSION_CATEGORIES, EXPANSION_OF_CATEGORY, EXPANSIONS
+from wnotation.model.record import Action, Record, Seat, SeatResult, Turn
+from wnotation.model.vocabulary import CATEGORIES, EXPANSION_CATEGORIES, EXPANSION_OF_CATEGORY, EXPANSIONS
 
 SEATS = (Seat(name="Ann", wonder="Gizah", side="day"), Seat(name="Ben", wonder="Babylon", side="night"),
          Seat(name="Cat", wonder="Rhodos", side="day"))

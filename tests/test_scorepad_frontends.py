@@ -13,8 +13,8 @@ import pytest
 from cli_helpers import run
 from wnotation.engine import replay
 from wnotation.notation import parse
-from wnotation.render import score_rows, score_table
-from wnotation.vocabulary import CATEGORIES
+from wnotation.formats.render import score_rows, score_table
+from wnotation.model.vocabulary import CATEGORIES
 
 ROOT = Path(__file__).resolve().parent.parent
 PAD = ROOT / "replays" / "pad-5p-cities-leaders.7wn"

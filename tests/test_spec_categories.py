@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from wnotation.catalog import Points, PointsIfWonderComplete, PointsPer, Science, load
-from wnotation.vocabulary import BASE_RESULT_FIELDS
+from wnotation.model.catalog import Points, PointsIfWonderComplete, PointsPer, Science, load
+from wnotation.model.vocabulary import BASE_RESULT_FIELDS
 
 SPEC = Path(__file__).resolve().parents[1] / "spec" / "7wn.md"
 COLOURS = {"brown", "grey", "yellow", "green", "red", "blue", "purple"}

@@ -14,9 +14,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from wnotation.catalog import AGES, load, normalise
+from wnotation.model.catalog import AGES, load, normalise
 from wnotation.notation import read_games, to_json
-from wnotation.record import CATEGORIES, Record
+from wnotation.model.record import CATEGORIES, Record
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 import spec_writer
 from helpers import records
 from wnotation.notation import read_games, to_json, write, write_games
-from wnotation.record import Record
+from wnotation.model.record import Record
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from cli_helpers import run
 from helpers import HEADER
 from wnotation import cli
-from wnotation.compiler_style import compiler_style, json_safe, safe, steers, visible
+from wnotation.support.compiler_style import compiler_style, json_safe, safe, steers, visible
 from wnotation.notation import NotationError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wnotation import catalog
-from wnotation.catalog import RESOURCES
+from wnotation.model.catalog import RESOURCES
 from wnotation.engine.trade import (
     Prices,
     Purchase,

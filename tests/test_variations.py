@@ -19,7 +19,7 @@ from wnotation.engine.bot import play_game
 from wnotation.engine.variations import split_address
 from wnotation.notation import NotationError, from_json, grammar, parse, read_games, to_json, write
 from wnotation.notation.reader import RouteDeclined, lark_route
-from wnotation.record import Action, Record, Turn, Variation, has_variations
+from wnotation.model.record import Action, Record, Turn, Variation, has_variations
 
 HEADER2 = """[Format "7WN 2"]
 [Edition "2e"]

@@ -22,7 +22,7 @@ import pytest
 
 from wnotation.engine import Replay, replay
 from wnotation.notation import read_games
-from wnotation.record import Record
+from wnotation.model.record import Record
 from wnotation.viewer import page
 
 pytestmark = pytest.mark.browser
@@ -606,7 +606,7 @@ def test_without_javascript_the_page_shows_the_players_the_final_sheet_and_the_r
 
 
 def test_every_card_tile_has_its_letter_and_its_facts_and_a_tap_shows_its_card(browser, folder) -> None:
-    from wnotation.catalog import load as catalog
+    from wnotation.model.catalog import load as catalog
 
     record, played, text = load("4p-alexandria-ephesos-gizah-rhodos.7wn")
     path = write_page(folder, "tiles.html", record, played, source=text)

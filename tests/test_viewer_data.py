@@ -14,8 +14,8 @@ import pytest
 from wnotation.engine import Replay, replay, view
 from wnotation.engine.state import pile_owners
 from wnotation.notation import parse, read_games, write
-from wnotation.record import UNKNOWN, Record
-from wnotation.render import SCORE_ROWS, city_data
+from wnotation.model.record import UNKNOWN, Record
+from wnotation.formats.render import SCORE_ROWS, city_data
 from wnotation.viewer import game_data, page, page_data, points_by_age, redact
 from wnotation.viewer.data import event_text, without_comments
 

@@ -21,7 +21,7 @@ from test_viewer_html import assert_self_contained, parsed
 
 from wnotation.engine import replay
 from wnotation.notation import read_games
-from wnotation.record import Record, Tag
+from wnotation.model.record import Record, Tag
 from wnotation.viewer import build_site, chart_svg, page, page_data, sheet_svg
 from wnotation.viewer.html import script_json
 from wnotation.viewer.lexer import SevenWNLexer

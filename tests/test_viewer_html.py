@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from wnotation.engine import replay
 from wnotation.notation import read_games
-from wnotation.record import Record
+from wnotation.model.record import Record
 from wnotation.viewer import page, page_data
 from wnotation.viewer.html import csp_hash, file_name, script_json, text
 

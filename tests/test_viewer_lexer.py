@@ -14,7 +14,7 @@ from pygments.token import Error, Text, Token, Whitespace
 
 from wnotation.engine.bot import play_game
 from wnotation.notation import read_games, write
-from wnotation.record import Record
+from wnotation.model.record import Record
 from wnotation.viewer.lexer import SevenWNLexer, tokens
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ import pytest
 
 from wnotation.engine import Replay, replay
 from wnotation.notation import read_games
-from wnotation.render import SCORE_ROWS
+from wnotation.formats.render import SCORE_ROWS
 from wnotation.viewer import chart_svg, points_by_age, sheet_svg
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""wnotation.vocabulary: the shared words, checked against the grammar that spells them too."""
+"""wnotation.model.vocabulary: the shared words, checked against the grammar that spells them too."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import pytest
 
 from helpers import HEADER
 from wnotation.notation import format_action, format_purchase, parse, write, write_games
-from wnotation.record import Action, Annotation, Pick, Purchase, Record, Seat, Tag, Turn
+from wnotation.model.record import Action, Annotation, Pick, Purchase, Record, Seat, Tag, Turn
 
 LENIENT = HEADER.replace('"day"', '"A"') + """
 game !? [%opening  wood]   {intro}
@@ -135,7 +135,7 @@ def test_a_normal_turn_without_an_action_for_every_seat_is_refused():
 @pytest.mark.parametrize("seat", [0, 4, 99])
 def test_a_result_for_a_seat_outside_the_table_is_refused_not_misplaced(seat):
     """Seat 0 was written as the last seat's result and seat 99 raised IndexError (unvalidated Records)."""
-    from wnotation.record import SeatResult
+    from wnotation.model.record import SeatResult
 
     record = _three_seat_record(()).model_copy(update={"results": (SeatResult.model_construct(seat=seat, total=3),)})
     with pytest.raises(ValueError, match="this game has seats 1 to 3"):

@@ -14,9 +14,11 @@ from __future__ import annotations
 import os
 from importlib import import_module
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Literal, TypeVar, overload
+from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Literal, TypeVar, cast, overload
 
 if TYPE_CHECKING:  # pragma: no cover
+    from importlib.abc import Loader
+
     from .diagnostics import FileReport
     from .engine import Replay
     from .notation import (
@@ -24,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from .errors import WnotationError
     from .notation.errors import NotationError
-    from .record import Record
+    from .model.record import Record
 
 T = TypeVar("T")
 
@@ -38,7 +40,7 @@ __all__ = ["HeadersBuilder", "NotationError", "WnotationError", "Record", "Recor
 _LAZY = {
     "NotationError": "wnotation.notation.errors",
     "WnotationError": "wnotation.errors",
-    "Record": "wnotation.record",
+    "Record": "wnotation.model.record",
     "Replay": "wnotation.engine",
     "read_headers": "wnotation.notation",
     "Visitor": "wnotation.notation",
@@ -122,3 +124,52 @@ def check(path_or_text: str | os.PathLike[str] | IO[str], *, source: str | None 
     from .diagnostics import check as _check
 
     return _check(path_or_text, source=source, allow_empty=allow_empty)
+
+
+#: Old import paths of the modules that moved into the layer packages (docs/internals.md, "What moved"): each
+#: still imports, as the very module object of its new home, so ``from wnotation.record import Record`` and
+#: ``import wnotation.catalog`` keep working and name the same classes.
+MOVED = {
+    "wnotation.record": "wnotation.model.record",
+    "wnotation.vocabulary": "wnotation.model.vocabulary",
+    "wnotation.catalog": "wnotation.model.catalog",
+    "wnotation.deck": "wnotation.model.deck",
+    "wnotation.position_string": "wnotation.model.position_string",
+    "wnotation.position_checks": "wnotation.model.position_checks",
+    "wnotation.canonical": "wnotation.formats.canonical",
+    "wnotation.bgstats": "wnotation.formats.bgstats",
+    "wnotation.render": "wnotation.formats.render",
+    "wnotation.batch": "wnotation.diagnostics.batch",
+    "wnotation.atomicfile": "wnotation.support.atomicfile",
+    "wnotation.gcpolicy": "wnotation.support.gcpolicy",
+    "wnotation.compiler_style": "wnotation.support.compiler_style",
+}
+
+
+class _MovedModules:
+    """A meta-path finder for the old paths of :data:`MOVED`: it loads the new module and puts that same object
+    in ``sys.modules`` under the old name too, so there is one module, never a second copy with its own classes."""
+
+    def __init__(self) -> None:
+        self._spec: Any = None
+
+    @classmethod
+    def find_spec(cls, name: str, path: object = None, target: object = None) -> Any:
+        if name not in MOVED:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(name, cast("Loader", cls()))  # a loader by protocol; importlib.abc costs an import
+
+    def create_module(self, spec: Any) -> Any:
+        module = import_module(MOVED[spec.name])
+        self._spec = module.__spec__
+        return module
+
+    def exec_module(self, module: Any) -> None:
+        module.__spec__ = self._spec  # the import system stamped the old name's spec on the shared module
+
+
+import sys as _sys  # noqa: E402
+
+_sys.meta_path.append(_MovedModules)

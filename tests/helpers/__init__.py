@@ -7,7 +7,7 @@ import string
 from hypothesis import strategies as st
 
 from wnotation import catalog
-from wnotation.record import (
+from wnotation.model.record import (
     Action,
     Annotation,
     CoinsPaid,

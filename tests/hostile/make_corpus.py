@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 
 from wnotation.engine.bot import play_game  # noqa: E402
 from wnotation.notation import write  # noqa: E402
-from wnotation.record import Record, Tag  # noqa: E402
+from wnotation.model.record import Record, Tag  # noqa: E402
 
 SEAT_PAYLOADS = ("script", "img", "bidi", "attribute")
 

@@ -25,7 +25,7 @@ CLUSTER_HINT = "install wnotation[cluster] (pip install 'wnotation[cluster]')"
 IN_FLIGHT = 4
 #: How long to wait for the scheduler to answer.
 CONNECT_TIMEOUT = "10s"
-#: Games per check task (as :data:`wnotation.batch.MAX_PIECE_GAMES`).
+#: Games per check task (as :data:`wnotation.diagnostics.batch.MAX_PIECE_GAMES`).
 CHECK_PIECE_GAMES = 32
 
 
@@ -104,10 +104,10 @@ def run_export(address: str, out: str, work: Iterable[Any], done: Callable[[dict
 
 
 def check_on_cluster(inputs: Sequence[str], address: str, allow_empty: bool = False) -> Iterator[Any]:
-    """``check`` on the cluster at ``address``: a :class:`wnotation.batch.Run` per input (a path) in input order,
+    """``check`` on the cluster at ``address``: a :class:`wnotation.diagnostics.batch.Run` per input (a path) in input order,
     with the reports a local check gives (each task checks a piece of :data:`CHECK_PIECE_GAMES` whole games with
     :func:`wnotation.diagnostics.check_piece`). The inputs are read here; only their text goes to the workers."""
-    from ..batch import Run
+    from ..diagnostics.batch import Run
     from ..diagnostics import check_piece, file_lines, iter_pieces, scan_file, unreadable_reason
 
     run = uuid.uuid4().hex[:12]

@@ -213,7 +213,7 @@ def _check_target(target: Path) -> None:
 def _stage(beside: Path) -> Path:
     """A new staging directory beside ``beside`` (its parent made if missing) with a folder per table; the
     staging directories of exports of the same target whose process is gone (killed) are removed first."""
-    from ..atomicfile import orphans
+    from ..support.atomicfile import orphans
 
     parent = beside.parent
     parent.mkdir(parents=True, exist_ok=True)

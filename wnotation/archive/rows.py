@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from ..catalog import AGE_NUMERALS as _NUMERALS, Card
-from ..record import NO_ANNOTATION, UNKNOWN, Record, StatedPurchase, position_tag
+from ..model.catalog import AGE_NUMERALS as _NUMERALS, Card
+from ..model.record import NO_ANNOTATION, UNKNOWN, Record, StatedPurchase, position_tag
 from ..engine import Replay, replay
 from ..engine import events as ev
 from .schema import TABLES, game_id, unread_id
@@ -421,7 +421,7 @@ def _broken_rows(error: object, chunk: str, *, gid: int, source: str, index: int
 
 def card_rows() -> list[Row]:
     """The rows of the ``cards`` table: every card design of the catalogue, Age then name order."""
-    from ..catalog import Points, Science, Shields, describe, load
+    from ..model.catalog import Points, Science, Shields, describe, load
 
     out: list[Row] = []
     for c in sorted(load().cards, key=lambda c: (c.age, c.name)):

@@ -21,7 +21,7 @@ The package:
   ``progress`` (the progress bar), ``completion`` (shell completion of argument values);
 - one module per command group: ``cards``, ``check``, ``score``, ``show``, ``fmt``, ``json_command`` (``json``
   and ``schema``), ``generate``, ``rules``, and the others listed in :data:`COMMAND_MODULES`. The process pool of
-  ``check --jobs`` is the library's (:func:`wnotation.batch.check_many`), as is the streamed JSON report
+  ``check --jobs`` is the library's (:func:`wnotation.diagnostics.batch.check_many`), as is the streamed JSON report
   (:mod:`wnotation.diagnostics.jsonreport`).
 
 **Adding a command**: write ``wnotation/cli/NAME.py`` with a ``@click.command()`` function (import the library

@@ -68,7 +68,7 @@ def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, job
     DuckDB: pip install 'wnotation[analytics]' (and 'wnotation[cluster]' for --scheduler).
     """
     from ..archive.export import export as run_export
-    from ..gcpolicy import batch_collection
+    from ..support.gcpolicy import batch_collection
 
     if out is None and duckdb_file is None:
         raise click.UsageError("give an output: -o DIR, --duckdb FILE or both")
@@ -143,7 +143,7 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
     directories (read into memory first). Needs DuckDB: pip install 'wnotation[analytics]'.
     """
     from ..archive.stats import Filters, run_stats
-    from ..gcpolicy import batch_collection
+    from ..support.gcpolicy import batch_collection
 
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")

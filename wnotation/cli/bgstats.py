@@ -29,7 +29,7 @@ Examples:
 @colour_option
 def bgstats(file: str, game: int | None, as_json: bool) -> int:
     """Print the BG Stats push-play link of game N of FILE (- for stdin)."""
-    from ..bgstats import BGStatsError, play_data, push_url
+    from ..formats.bgstats import BGStatsError, play_data, push_url
 
     record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)

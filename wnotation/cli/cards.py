@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from .. import catalog
-from ..catalog import AGE_NUMERALS, COLOURS, MAX_PLAYERS, MIN_PLAYERS, Card, CatalogError, WonderSide, describe
-from ..deck import check_players, guild_count
+from ..model import catalog
+from ..model.catalog import AGE_NUMERALS, COLOURS, MAX_PLAYERS, MIN_PLAYERS, Card, CatalogError, WonderSide, describe
+from ..model.deck import check_players, guild_count
 from . import completion
 from .errors import UserError
 from .output import echo, emit_json, err, print_fields, print_table

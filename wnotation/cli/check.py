@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 import click
 
 from .errors import UserError
-from ..compiler_style import json_safe
+from ..support.compiler_style import json_safe
 from .inputs import RECORD_PATH, STDIN, expand
 from .output import colour_option, echo
 from .progress import Progress, games_in
 
 if TYPE_CHECKING:
-    from ..batch import Run
+    from ..diagnostics.batch import Run
 
 CHECK_EPILOG = """\b
 Diagnostics go to stderr, compiler-style, with the source line and a caret:
@@ -56,7 +56,7 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool, s
     its rule ID (R-… for the rules, a notation check such as syntax or unknown-card otherwise) and the line.
     """
     from ..diagnostics import CheckTally
-    from ..gcpolicy import batch_collection
+    from ..support.gcpolicy import batch_collection
 
     inputs = expand(paths)
     if scheduler is not None:
@@ -102,7 +102,7 @@ def _runs(inputs: list[str], jobs: int, allow_empty: bool, scheduler: str | None
     """The runs of ``check_many`` here, or of the same pieces on the Dask cluster at ``scheduler``; a cluster that
     cannot be reached (or dask.distributed missing) is one clear error, exit 2."""
     if scheduler is None:
-        from ..batch import check_many
+        from ..diagnostics.batch import check_many
 
         yield from check_many(inputs, jobs, allow_empty)
         return

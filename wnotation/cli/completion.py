@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import click
 
-from .. import catalog
-from ..catalog import AGE_NUMERALS
+from ..model import catalog
+from ..model.catalog import AGE_NUMERALS
 from .inputs import STDIN
 
 

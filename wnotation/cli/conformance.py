@@ -79,7 +79,7 @@ def _load(directory: Path | None) -> dict[str, list[dict[str, Any]]]:
                                   "missing; each file replaced atomically).")
 def vectors_command(directory: Path) -> None:
     """Write the conformance vectors: manifest.json and rules, deals, positions, scoring, counts (.json)."""
-    from ..atomicfile import write_atomic
+    from ..support.atomicfile import write_atomic
     from ..conformance import vectors
 
     loaded = _load(None)

@@ -8,7 +8,7 @@ from typing import IO, Any
 import click
 
 from ..errors import InputError
-from ..compiler_style import safe_lines
+from ..support.compiler_style import safe_lines
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: What the shell reports for a process killed by SIGPIPE (128 + 13); used where there is no SIGPIPE.

@@ -7,8 +7,8 @@ from contextlib import nullcontext
 
 import click
 
-from ..atomicfile import write_atomic as _atomic_write
-from ..compiler_style import safe_lines
+from ..support.atomicfile import write_atomic as _atomic_write
+from ..support.compiler_style import safe_lines
 from . import streams
 from .errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UserError, worst
 from .inputs import RECORD_PATH, STDIN, expand, read
@@ -58,7 +58,7 @@ def fmt(paths: tuple[str, ...], check_only: bool, diff: bool, write_back: bool, 
     """
     from ..diagnostics import Diagnostic, FormatBug, canonical_text
     from ..notation.errors import NotationError
-    from ..gcpolicy import batch_collection
+    from ..support.gcpolicy import batch_collection
 
     if write_back and (check_only or diff):
         raise click.UsageError("--write cannot be combined with --check or --diff")

@@ -30,7 +30,7 @@ Examples:
 def generate(players: int, seed: int, count: int, bot: str) -> None:
     """Play complete legal games with a built-in bot and print them as canonical 7WN, with expected results."""
     from ..engine.bot import play_game
-    from ..gcpolicy import batch_collection
+    from ..support.gcpolicy import batch_collection
     from ..notation import write
 
     if seed + count - 1 >= 1 << 64:

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..batch import STDIN, STDIN_NAME
+from ..diagnostics.batch import STDIN, STDIN_NAME
 from .errors import EXIT_FINDINGS, EXIT_OK, UserError
 from .output import diagnostic, err
 
 if TYPE_CHECKING:
     from ..engine import Replay
-    from ..record import Record
+    from ..model.record import Record
 
 __all__ = ["RECORD_PATH", "STDIN", "STDIN_NAME", "choose_game", "expand", "game_note", "games_in_text", "one_game",
            "read", "replayed", "seat_in", "seat_number"]
@@ -130,11 +130,11 @@ def seat_number(record: Record, text: str) -> int:
 
 def seat_in(names: Sequence[str], text: str) -> int:
     """The seat (1-based) of the roster ``names`` that ``text`` names: its number (``2``, ``#2``) or its name by
-    the reader's seat key (:func:`~wnotation.vocabulary.seat_key`), the one seat lookup of every command.
+    the reader's seat key (:func:`~wnotation.model.vocabulary.seat_key`), the one seat lookup of every command.
     ``UserError`` naming the closest seat, or the seats, otherwise."""
     import difflib
 
-    from ..vocabulary import seat_key
+    from ..model.vocabulary import seat_key
 
     wanted = seat_key(text)
     digits = wanted.removeprefix("#")

@@ -13,7 +13,7 @@ from .inputs import RECORD_PATH, read
 from .output import colour_option, count, emit_data, emit_json, emit_json_text
 
 if TYPE_CHECKING:
-    from ..record import Record
+    from ..model.record import Record
 
 JSON_EPILOG = """\b
 A file with one game gives one Record object; a file with several games gives an array of them

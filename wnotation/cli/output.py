@@ -1,7 +1,7 @@
 """What commands print: tables and fields (rich on a terminal, plain aligned text in pipes and files), JSON, data
 (7WN text, HTML, SVG), diagnostics and lines on stderr. Every command prints through these, so that the terminal
 test is made in one place (:func:`~wnotation.cli.streams.is_terminal`) and so that record text reaches the
-terminal only through the one sanitiser (:mod:`wnotation.compiler_style`):
+terminal only through the one sanitiser (:mod:`wnotation.support.compiler_style`):
 
 - text for people (:func:`echo`, :func:`err`, :func:`print_table`, :func:`print_fields`, messages of errors) shows
   every control, escape and bidi control from a record as a visible stand-in (``␛``, ``�``), piped or not, and
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..compiler_style import first_steering, json_safe, safe, safe_lines
+from ..support.compiler_style import first_steering, json_safe, safe, safe_lines
 from . import streams
 from .errors import UserError
 
@@ -128,7 +128,7 @@ def count(n: int, word: str) -> str:
 
 
 def plain_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_align: bool = False) -> str:
-    """Aligned columns two spaces apart, without trailing spaces; every cell made safe (:func:`~wnotation.compiler_style.safe`)."""
+    """Aligned columns two spaces apart, without trailing spaces; every cell made safe (:func:`~wnotation.support.compiler_style.safe`)."""
     header = [safe(str(c)) for c in header]
     rows = [[safe(str(c)) for c in row] for row in rows]
     widths = [max(len(cell) for cell in column) for column in zip(header, *rows)]

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import streams
 from .inputs import STDIN
-from ..compiler_style import safe_lines
+from ..support.compiler_style import safe_lines
 from .output import diagnostic, diagnostic_text, err
 
 #: A progress bar appears once a run has lasted this long (seconds): short runs stay quiet.

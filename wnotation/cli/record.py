@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..compiler_style import visible
+from ..support.compiler_style import visible
 from .errors import UserError
 from .output import echo
 
@@ -112,7 +112,7 @@ def _scores(file: str, event: str | None, date: str | None, seats: tuple[str, ..
 
 def _seat(text: str, names: list[str]) -> int:
     """A seat number from a number or a name (spelt as the header does, any case)."""
-    from ..vocabulary import seat_key
+    from ..model.vocabulary import seat_key
 
     if text.isdigit() and 1 <= int(text) <= len(names):
         return int(text)

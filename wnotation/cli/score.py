@@ -40,7 +40,7 @@ def score(file: str, game: int | None, where: str | None, as_json: bool) -> int:
 
     The expected results stated in the record are verified: a difference is reported as an R-SCORE finding.
     """
-    from .. import render
+    from ..formats import render
 
     record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)

@@ -174,7 +174,7 @@ def sheet(file: str, output: str | None, where: str | None, game: int | None, ch
           png: bool) -> int:
     """Replay game N of FILE (- for stdin) and write its score sheet, or its points by Age, as an SVG picture
     (or, with --png, a PNG one)."""
-    from ..render import canonical_address
+    from ..formats.render import canonical_address
     from ..viewer import chart_svg, sheet_svg
     from ..viewer.svg import picture_title, to_png
     from .inputs import one_game

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from .. import __version__
-from ..compiler_style import safe_lines
+from ..support.compiler_style import safe_lines
 from . import streams
 from .errors import (
     EXIT_OK, EXIT_USAGE, BrokenPipe, InternalError, OutputError, RecordError, UserError, one_line, user_errors,

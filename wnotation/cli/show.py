@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..catalog import AGE_NUMERALS
+from ..model.catalog import AGE_NUMERALS
 from . import completion
 from .errors import UserError
 from .inputs import RECORD_PATH, one_game, replayed, seat_number
@@ -15,7 +15,7 @@ from .output import colour_option, echo, emit_data, emit_json, print_fields, pri
 
 if TYPE_CHECKING:
     from ..engine import State
-    from ..record import Record
+    from ..model.record import Record
 
 SHOW_EPILOG = """\b
 Addresses: I.0 is Age I dealt, II.3 the position after turn 3 of Age II, I.7 after Babylon's extra
@@ -51,7 +51,7 @@ def show(file: str, where: str | None, game: int | None, seat: str | None, legal
     the record does not reveal); then the discard pile. With --legal, the legal actions as you would write them.
     With --position, the one-line position string a record can start from ([Position "…"]).
     """
-    from .. import render
+    from ..formats import render
     from ..engine import legal_actions
     from ..engine.position import to_string
 
@@ -117,7 +117,7 @@ def show(file: str, where: str | None, game: int | None, seat: str | None, legal
 def _seed(record: Record) -> int | None:
     """The game's SM64-FY seed: its [Seed] tag's, or that of the position it starts from."""
     from ..engine.position import position_tag
-    from ..position_string import read
+    from ..model.position_string import read
 
     start = position_tag(record)
     if start is not None:

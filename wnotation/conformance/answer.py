@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .. import deck
-from ..catalog import CatalogError
+from ..model import deck
+from ..model.catalog import CatalogError
 from ..errors import WnotationError
 from ..engine import legal_actions, seats_to_act, step_turn
 from ..engine.legal import LegalAction
@@ -50,7 +50,7 @@ def check(text: str, positions: Sequence[str]) -> dict[str, Any]:
     from ..engine import replay
     from ..engine.position import position_tag, to_string
     from ..notation import NotationError, parse
-    from ..position_string import read
+    from ..model.position_string import read
 
     try:
         record = parse(text, source="vector.7wn")
@@ -92,7 +92,7 @@ def deal(players: int, seed: int, guilds: Sequence[str] | None) -> dict[str, Any
 def position(string: str, seat: int | None) -> dict[str, Any]:
     """The ``position`` answer: the canonical string (or the projection for ``seat``), or the refusal."""
     from ..engine.position import from_string, to_string
-    from ..position_checks import PositionError
+    from ..model.position_checks import PositionError
 
     try:
         state, seed = from_string(string)
@@ -106,7 +106,7 @@ def position(string: str, seat: int | None) -> dict[str, Any]:
 def score_position(string: str) -> dict[str, Any]:
     """The ``score`` answer: the score sheet of the cities of a position string, as if the game ended there."""
     from ..engine.position import from_string
-    from ..position_checks import PositionError
+    from ..model.position_checks import PositionError
 
     try:
         state, _ = from_string(string)
@@ -159,7 +159,7 @@ def _product(lists: list[list[LegalAction]]) -> Any:
 def count(string: str, depth: int) -> dict[str, Any]:
     """The ``count`` answer: per seat the number of legal actions, and the joint turns to depths 1..``depth``."""
     from ..engine.position import from_string
-    from ..position_checks import PositionError
+    from ..model.position_checks import PositionError
 
     if not 0 <= depth <= MAX_DEPTH:
         raise RequestError(f"depth {depth}: expected 0 to {MAX_DEPTH}")

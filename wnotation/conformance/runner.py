@@ -229,8 +229,8 @@ def render(report: Report, *, verbose: bool = False) -> str:
     """The text report: each failure with its differences, then the summary by area and the rule IDs whose
     casebook vectors fail (with ``verbose``, every vector that passes and every rule ID's tally too). What the
     adapter answered and what vector files say is data: control and format characters are shown as visible
-    stand-ins (:func:`wnotation.compiler_style.visible`), never sent to the terminal."""
-    from ..compiler_style import visible
+    stand-ins (:func:`wnotation.support.compiler_style.visible`), never sent to the terminal."""
+    from ..support.compiler_style import visible
 
     lines: list[str] = []
     for o in report.outcomes:

@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from .. import deck
-from ..catalog import load
+from ..model import deck
+from ..model.catalog import load
 from . import answer
 
 #: The version of the vectors' format and of the protocol they are run with (spec/conformance.md §2).
@@ -245,8 +245,8 @@ def _position_vector(vid: str, string: str, seat: int | None, title: str) -> Vec
     expect = answer.position(string, seat)
     rules: tuple[str, ...] = ()
     if expect["refused"] is not None:
-        from ..position_string import read
-        from ..position_checks import PositionError
+        from ..model.position_string import read
+        from ..model.position_checks import PositionError
 
         try:
             read(string)
@@ -373,7 +373,7 @@ def count_vectors() -> Iterator[Vector]:
 def _picks_possible(state: Any) -> bool:
     """Whether a joint turn from ``state`` could earn a build from the discard pile (then the count of deeper joint
     turns would depend on the picks, which the count leaves out: spec/conformance.md §5.5)."""
-    from ..catalog import BuildFromDiscard
+    from ..model.catalog import BuildFromDiscard
 
     return any(type(e) is BuildFromDiscard for c in state.cities for s in c.wonder.stages for e in s.effects)
 

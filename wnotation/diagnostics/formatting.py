@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import WnotationError
 from ..notation.errors import NotationError
-from ..record import Record
+from ..model.record import Record
 
 if TYPE_CHECKING:
     from ..engine import Replay
@@ -25,7 +25,7 @@ def canonical_text(text: str, source: str = "<string>", *, purchases: bool = Fal
     """The canonical 7WN text of every game in ``text`` (spec section 10), verified like black verifies.
 
     With ``purchases=True`` (what ``wnotation fmt`` does unless ``--keep-purchases``) each game's purchases are
-    first normalised by the rules engine (:func:`~wnotation.canonical.canonical_purchases`, R-TRADE-MINIMAL: a
+    first normalised by the rules engine (:func:`~wnotation.formats.canonical.canonical_purchases`, R-TRADE-MINIMAL: a
     purchase is stated exactly when more than one cheapest purchase exists or the stated one is not the engine's
     default). Without it (the default, the notation alone, no replay) the purchases stay as the record states
     them and the text is canonical only up to that normalisation.
@@ -63,7 +63,7 @@ def canonical_text(text: str, source: str = "<string>", *, purchases: bool = Fal
         if old != back:
             raise FormatBug(f"game {k} reads back from its canonical text as a different record")
     if purchases:
-        from ..canonical import purchase_changes
+        from ..formats.canonical import purchase_changes
 
         for k, (back, played) in enumerate(zip(again, replays), start=1):
             # ``back`` equals the normalised record (checked above), so that record's replay is its replay
@@ -77,7 +77,7 @@ def canonical_text(text: str, source: str = "<string>", *, purchases: bool = Fal
 def _normalised(records: list[Record], on_game: Callable[[], None] | None = None) -> tuple[list[Record], list[Replay]]:
     """Each record with canonical purchases, and the replay of each result (``on_game`` called after each);
     :class:`FormatBug` if a result does not replay exactly as its original (same events, findings and scores)."""
-    from ..canonical import canonical_purchases, same_replay
+    from ..formats.canonical import canonical_purchases, same_replay
     from ..engine import replay
 
     out, replays = [], []

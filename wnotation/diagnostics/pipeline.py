@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from ..notation.errors import NotationError
 from ..notation.reader.split import is_boundary
-from ..record import Record, Span, has_variations
+from ..model.record import Record, Span, has_variations
 from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
 from .report import Diagnostic, FileReport, GameReport, no_game_remark
 

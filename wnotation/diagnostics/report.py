@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Literal
 
-from ..compiler_style import compiler_style
+from ..support.compiler_style import compiler_style
 
 if TYPE_CHECKING:
     from ..notation.errors import NotationError
@@ -22,7 +22,7 @@ def render(severity: str, rule: str, message: str, source: str, line: int, colum
     """A diagnostic compiler-style: ``file:12:5: error[R-TRADE]: message``, then, when the line is known, the line
     and a caret under the column; control characters from the record shown as visible stand-ins. The one
     rendering of every diagnostic, whatever its severity; the same as a
-    :class:`~wnotation.notation.NotationError`'s (both are :func:`~wnotation.compiler_style.compiler_style`). With
+    :class:`~wnotation.notation.NotationError`'s (both are :func:`~wnotation.support.compiler_style.compiler_style`). With
     ``colour``, the ANSI colours of a terminal (rustc's: the severity and code coloured, the location bold)."""
     return compiler_style(severity, rule, message, source, line, column, source_line, colour)
 

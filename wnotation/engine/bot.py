@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, Sequence
 
-from .. import deck, record
-from ..catalog import Card, Effect, Points, WonderSide, load
+from ..model import deck, record
+from ..model.catalog import Card, Effect, Points, WonderSide, load
 from .legal import LegalAction, legal_actions
 from .rules import Play, deal_events, end_age, pick_options, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, score

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple
 
-from ..catalog import Card
+from ..model.catalog import Card
 from .state import Game, State, info, stage_info
 from .trade import Purchase, Refusal, minimal_purchases, unaffordable
 
@@ -67,7 +67,7 @@ def purchase_for(position: State | Game, seat: int, use: str, card: Card | None,
     """What ``coins`` buy for ``seat``'s ``use`` (``build`` or ``stage``) of ``card`` in the next turn at
     ``position``: :func:`bought_by` on the card's cost or the next stage's (``card`` may be ``None`` for a stage).
     Free builds are the caller's to
-    recognise (nothing is bought there). Used to write a coin-stated purchase as units (``wnotation.canonical``)."""
+    recognise (nothing is bought there). Used to write a coin-stated purchase as units (``wnotation.formats.canonical``)."""
     game = position if isinstance(position, Game) else Game(position)
     city = game.cities[seat - 1]
     if use == "stage":

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping, Sequence
 
-from .. import deck
-from ..catalog import AGE_NUMERALS, Card, CatalogError, load
-from ..record import Record, Span
+from ..model import deck
+from ..model.catalog import AGE_NUMERALS, Card, CatalogError, load
+from ..model.record import Record, Span
 from .findings import Finding
 from .memo import Memo, memo
 from .rules import Play, passing

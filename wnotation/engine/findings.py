@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..record import Span
+from ..model.record import Span
 
 Severity = Literal["error", "warning", "note"]
 
@@ -38,3 +38,25 @@ class Finding:
     def __repr__(self) -> str:
         return f"Finding({self.rule!r}, {self.message!r}, {self.address!r}, seat={self.seat!r})"
 
+
+
+#: The rules whose errors the rest of an unfinished turn still settles: the sixth turn's discard (R-LAST) and
+#: Babylon Night's kept seventh card (R-BABYLON-N1) are stated after the play, so a play judged alone may lack them.
+_SETTLED_BY_THE_TURN = frozenset({"R-LAST", "R-BABYLON-N1"})
+
+
+def blocks_the_play(f: Finding) -> bool:
+    """An error the play itself causes, not one that the rest of its turn (the discard, a kept card) can settle:
+    what a recorder asks to confirm the moment a play is entered."""
+    return f.severity == "error" and f.rule not in _SETTLED_BY_THE_TURN
+
+
+def about_the_deck(f: Finding) -> bool:
+    """An error in what the deck holds (R-DECK), such as Age III guilds that the player count cannot deal."""
+    return f.severity == "error" and f.rule == "R-DECK"
+
+
+def asks_for_a_pick(f: Finding, seat: int) -> bool:
+    """``seat``'s warning that the card a stage lets it take from the discard pile (R-HALI) is not stated: a
+    recorder asks for it once the turn is played, rather than flagging the play."""
+    return f.rule == "R-HALI" and f.severity == "warning" and f.seat == seat

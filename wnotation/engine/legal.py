@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final, Mapping
 
-from ..catalog import Card, PlayLastCard
+from ..model.catalog import Card, PlayLastCard
 from .payment import NO_PURCHASE, cheapest_for
 from .rules import free_reason, seats_to_act
 from .state import CityState, Game, State, info, stage_info

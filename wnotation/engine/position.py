@@ -4,7 +4,7 @@ spec/position.md), and write a position's string, whole or as one seat sees it (
 :func:`projection`). A record that starts from a ``[Position]`` tag gets its first position from :func:`record_start`.
 
 The derived parts of a city (production, prices, shields, powers) come from the same mutators as in a replay. The
-text itself (syntax, names, the checks) is :mod:`wnotation.position_string`'s, which this module never bypasses.
+text itself (syntax, names, the checks) is :mod:`wnotation.model.position_string`'s, which this module never bypasses.
 """
 
 from __future__ import annotations
@@ -12,22 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..catalog import Card, CatalogError, WonderSide, load
-from ..record import POSITION_TAG as POSITION_TAG  # re-exported: the engine's users import it from here too
-from ..record import Record, start_setup
-from ..record import position_tag as position_tag
+from ..model.catalog import Card, CatalogError, WonderSide, load
+from ..model.record import POSITION_TAG as POSITION_TAG  # re-exported: the engine's users import it from here too
+from ..model.record import Record, start_setup
+from ..model.record import position_tag as position_tag
 from . import events as ev
 from .state import City, Game, State, Table, initial, pile_owners, view
 
 if TYPE_CHECKING:  # the text side is imported where a string is read or written: a replay from the start needs none
-    from .. import position_string as text
+    from ..model import position_string as text
 
 _AGES = {"I": 1, "II": 2, "III": 3}
 
 
 def card(name: str, age: int = 3) -> Card:
     """The design called ``name`` from ``age`` or the latest earlier Age (``Glassworks`` in Age II is Age II's);
-    a key such as ``I:Glassworks`` names the Age. Raises :class:`~wnotation.catalog.CatalogError` if unknown."""
+    a key such as ``I:Glassworks`` names the Age. Raises :class:`~wnotation.model.catalog.CatalogError` if unknown."""
     catalog = load()
     numeral, sep, rest = name.partition(":")
     if sep and numeral in _AGES:
@@ -98,7 +98,7 @@ def position(wonders: Sequence[WonderSide | tuple[str, str]], *, age: int = 1, t
 
 
 def state_of(setup: text.Setup) -> State:
-    """The engine position a :class:`~wnotation.position_string.Setup` states (at an Age's end, ``turn`` is 6)."""
+    """The engine position a :class:`~wnotation.model.position_string.Setup` states (at an Age's end, ``turn`` is 6)."""
     table = Table(tuple(s.name for s in setup.seats), tuple(s.wonder for s in setup.seats), setup.guilds)
     cities = _cities(table, setup.age, [(s.buildings, s.stages, s.tokens, s.coins, s.picks) for s in setup.seats])
     return State(table, setup.age, setup.turn, setup.ended, cities, tuple(s.hand for s in setup.seats),
@@ -110,7 +110,7 @@ def setup_of(state: State, seed: int | None = None) -> text.Setup:
     Raises ``ValueError`` for the position before Age I is dealt, which has no string."""
     if state.age == 0:
         raise ValueError("the start of the game (before Age I is dealt) has no position string")
-    from .. import position_string as text
+    from ..model import position_string as text
 
     seats = tuple(text.SeatSetup(state.table.names[k], c.wonder, c.coins, c.tokens, tuple(zip(c.stage_ages, c.staged)),
                                  c.buildings, state.hands[k], c.picks) for k, c in enumerate(state.cities))
@@ -127,7 +127,7 @@ def projection(state: State, seat: int) -> State:
 def to_string(state: State, *, seed: int | None = None, seat: int | None = None) -> str:
     """The canonical position string of ``state``, or with ``seat`` its projection for that seat (no guilds, no
     seed). Raises ``ValueError`` before Age I is dealt. Cost: linear in the cards."""
-    from .. import position_string as text
+    from ..model import position_string as text
 
     if seat is not None:
         return text.write(setup_of(projection(state, seat)))
@@ -136,8 +136,8 @@ def to_string(state: State, *, seed: int | None = None, seat: int | None = None)
 
 def from_string(position: str) -> tuple[State, int | None]:
     """The position a string states and its seed (``None`` when it states none). Raises
-    :class:`~wnotation.position_string.PositionError` (a ``ValueError``) for an invalid string."""
-    from .. import position_string as text
+    :class:`~wnotation.model.position_string.PositionError` (a ``ValueError``) for an invalid string."""
+    from ..model import position_string as text
 
     setup = text.read(position)
     return state_of(setup), setup.seed
@@ -166,7 +166,7 @@ def record_start(record: Record) -> Start | None:
     """The position ``record`` starts from (spec/position.md §8), or ``None`` when it starts at the beginning.
 
     A validated Record, and every Record the reader makes, fits §8. A ``ValueError`` here
-    (:func:`~wnotation.record.start_setup`'s) means a Record made without validation (``model_copy``,
+    (:func:`~wnotation.model.record.start_setup`'s) means a Record made without validation (``model_copy``,
     ``model_construct``) that breaks one of its rules."""
     setup = start_setup(record)
     return None if setup is None else Start(state_of(setup), setup.seed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ..record import CATEGORIES, Record, has_variations
+from ..model.record import CATEGORIES, Record, has_variations
 from .findings import Finding
 from .memo import clear_all
 from .position import position_tag

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, NamedTuple, Sequence, Union
 
-from .. import deck
-from ..catalog import (
+from ..model import deck
+from ..model.catalog import (
     AGE_NUMERALS,
     Card,
     CatalogError,
@@ -30,7 +30,7 @@ from ..catalog import (
     PlayLastCard,
     load,
 )
-from ..record import Span
+from ..model.record import Span
 from . import events as ev
 from .findings import Finding, Severity
 from .payment import Payment, Stated, pay
@@ -527,7 +527,7 @@ def hidden_design(state: Position, name: str) -> tuple[Card | None, str]:
     with ``""``; or ``None`` and why none can.
 
     A design can be hidden in the pile when this game's deck of its Age (an Age played so far; player count and
-    guilds, :func:`wnotation.deck.copies`) holds more copies than are known to be elsewhere: Buildings (picked
+    guilds, :func:`wnotation.model.deck.copies`) holds more copies than are known to be elsewhere: Buildings (picked
     ones included), cards under a Wonder, cards in a hand. Cost: O(cards in play) per Age."""
     catalog = load()
     players = len(state.cities)

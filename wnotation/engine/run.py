@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..catalog import AGE_NUMERALS, Card, CatalogError, load
-from ..record import UNKNOWN, CoinsPaid, Record, Span, Turn
+from ..model.catalog import AGE_NUMERALS, Card, CatalogError, load
+from ..model.record import UNKNOWN, CoinsPaid, Record, Span, Turn
 from . import deals as dealing
 from . import events as ev
 from .coins import Coins

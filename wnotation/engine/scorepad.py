@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ..record import Record, SeatResult
-from ..vocabulary import EXPANSIONS
+from ..model.record import Record, SeatResult
+from ..model.vocabulary import EXPANSIONS
 from .findings import Finding
 from .results import Positions, Replay
 from .rules import VICTORY

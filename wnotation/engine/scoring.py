@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wnotation.catalog import (
+from wnotation.model.catalog import (
     SCIENCE_SYMBOLS, Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide,
 )
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
-from ..catalog import (
+from ..model.catalog import (
     AGE_NUMERALS,
     BuildFromDiscard,
     Card,

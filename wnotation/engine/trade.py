@@ -23,7 +23,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Callable, Final, TypeGuard
 
-from wnotation.catalog import MANUFACTURED, RAW, RESOURCES, Effect, Produce, TradeDiscount
+from wnotation.model.catalog import MANUFACTURED, RAW, RESOURCES, Effect, Produce, TradeDiscount
 
 from .memo import Memo, memo
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
-from ..record import Turn, Variation
+from ..model.record import Turn, Variation
 from . import deals as dealing
 from . import events as ev
 from .findings import Finding

@@ -18,11 +18,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
-from .. import catalog as _catalog
+from ..model import catalog as _catalog
 from ..diagnostics import Diagnostic, GameReport, check_piece, game_pieces, normalise, no_game_remark
 from ..notation.errors import NotationError
-from ..record import Record, Turn, Variation, position_tag
-from ..vocabulary import AGE_NUMERALS, Address
+from ..model.record import Record, Turn, Variation, position_tag
+from ..model.vocabulary import AGE_NUMERALS, Address
 
 if TYPE_CHECKING:
     from ..engine import Replay, State
@@ -983,9 +983,9 @@ def _syntax_fixes(d: LspDiagnostic, text: str) -> list[Fix]:
 
 
 def _purchase_fixes(doc: DocumentAnalysis, piece: Piece, first: int, last: int) -> list[Fix]:
-    """The canonical purchase (R-TRADE-MINIMAL, :func:`~wnotation.canonical.purchase_changes`) of each action on
+    """The canonical purchase (R-TRADE-MINIMAL, :func:`~wnotation.formats.canonical.purchase_changes`) of each action on
     lines ``first``..``last`` whose stated purchase the canonical form changes."""
-    from ..canonical import purchase_changes
+    from ..formats.canonical import purchase_changes
     from ..notation import format_purchase
 
     record, played = piece.view.record, piece.view.replay

@@ -12,7 +12,7 @@ import re
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .. import vocabulary as _vocabulary
+from ..model import vocabulary as _vocabulary
 from . import lexical
 from .errors import NotationError, NotationSyntaxError, at_offset
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..compiler_style import compiler_style, visible
+from ..support.compiler_style import compiler_style, visible
 from ..errors import InputError
 
 

@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from typing import Generic, TypeVar
 
-from ..record import Record, SeatResult, Turn
+from ..model.record import Record, SeatResult, Turn
 
 __all__ = ["Exporter", "export", "export_games"]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pydantic_core
 
-from .. import record as _record
-from ..record import Record, SeatResult, Turn
+from ..model import record as _record
+from ..model.record import Record, SeatResult, Turn
 from .export import Exporter
 
 __all__ = ["to_json", "from_json", "records_from_json", "json_schema", "JsonExporter"]
@@ -46,7 +46,7 @@ def to_json(record: Record, *, indent: int | None = 2) -> str:
     one pass by the model's serializer. Cost: linear; returns a fresh string.
 
     Raises ``ValueError`` for a Record made without validation whose variations nest deeper than
-    :data:`~wnotation.record.MAX_VARIATION_DEPTH` (the serializer itself would stop at a depth of its own)."""
+    :data:`~wnotation.model.record.MAX_VARIATION_DEPTH` (the serializer itself would stop at a depth of its own)."""
     _record.check_variation_depth(record.turns)
     return record.model_dump_json(indent=indent)
 
@@ -60,7 +60,7 @@ def from_json(text: str | bytes) -> Record:
 
 
 #: How deep the JSON parser nests (pydantic-core's, fixed): a Record nests far less, 137 at most (its JSON at
-#: :data:`~wnotation.record.MAX_VARIATION_DEPTH` variations: 4 levels each, and 9 down to a pick's tag).
+#: :data:`~wnotation.model.record.MAX_VARIATION_DEPTH` variations: 4 levels each, and 9 down to a pick's tag).
 JSON_DEPTH_LIMIT = 200
 
 
@@ -71,7 +71,7 @@ def records_from_json(text: str | bytes) -> list[Record]:
     Raises :class:`ValueError` naming the problem for a document that is not JSON ("not JSON: …") or that nests
     deeper than :data:`JSON_DEPTH_LIMIT` ("not a Record: …": no Record's JSON does, so no input reaches Python's
     recursion limit), and :class:`pydantic.ValidationError` (a :class:`ValueError`) for an item that is not a
-    valid Record, one whose variations nest deeper than :data:`~wnotation.record.MAX_VARIATION_DEPTH` included.
+    valid Record, one whose variations nest deeper than :data:`~wnotation.model.record.MAX_VARIATION_DEPTH` included.
     """
     try:
         data = pydantic_core.from_json(text)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from ..vocabulary import AGE_OF_NUMERAL as AGE_OF_NUMERAL  # re-exported for callers of this module
-from ..vocabulary import NUMERALS as NUMERALS
-from ..vocabulary import LINE_FIELDS, RESOURCES, SIDES, VERBS, age_of_numeral
-from ..vocabulary import nfc as nfc
+from ..model.vocabulary import AGE_OF_NUMERAL as AGE_OF_NUMERAL  # re-exported for callers of this module
+from ..model.vocabulary import NUMERALS as NUMERALS
+from ..model.vocabulary import LINE_FIELDS, RESOURCES, SIDES, VERBS, age_of_numeral
+from ..model.vocabulary import nfc as nfc
 
 SP = r"[ \t]+"
 OSP = r"[ \t]*"

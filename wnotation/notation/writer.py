@@ -1,4 +1,4 @@
-"""Writing a :class:`~wnotation.record.Record` as canonical 7WN text (spec 7wn.md, "Canonical form").
+"""Writing a :class:`~wnotation.model.record.Record` as canonical 7WN text (spec 7wn.md, "Canonical form").
 
 The writer writes exactly what the Record holds: a purchase appears when ``purchase`` is not ``None``
 (deciding what may be left out is the engine's), every annotation in its canonical place. It does not check
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..record import (
+from ..model.record import (
     FORMAT_VERSION,
     MAX_PURCHASE_COINS,
     MAX_VARIATION_DEPTH,
@@ -28,7 +28,7 @@ from ..record import (
     coins_problem,
     depth_problem,
 )
-from ..vocabulary import EXPANSIONS, LINE_FIELDS, numeral, seat_key
+from ..model.vocabulary import EXPANSIONS, LINE_FIELDS, numeral, seat_key
 from . import lexical
 from .export import Exporter, export
 from .tags import RESERVED_TAGS
@@ -184,7 +184,7 @@ def _notes(glyph: str | None, tags: tuple[tuple[str, str], ...], comments: tuple
 def _variation(variation: Variation, replaced: Turn, where: str, refs: list[str], out: list[str]) -> None:
     """The lines of ``variation`` of the turn ``replaced``, at address ``where`` (``I.2(1)``, nesting 1 for the main
     line's), added to ``out`` (spec 10, item 12): ``( `` and the first turn, the further turns indented, ``)``
-    ending the last line. Raises ``ValueError`` beyond :data:`~wnotation.record.MAX_VARIATION_DEPTH`, so its
+    ending the last line. Raises ``ValueError`` beyond :data:`~wnotation.model.record.MAX_VARIATION_DEPTH`, so its
     recursion is bounded by that depth."""
     depth = where.count("(")
     if depth > MAX_VARIATION_DEPTH:

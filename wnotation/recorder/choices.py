@@ -14,13 +14,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import cast
 
-from .. import deck
-from ..catalog import Card, CatalogError, load
+from ..model import deck
+from ..model.catalog import Card, CatalogError, load
 from ..engine import LegalAction, State, legal_actions
 from ..engine.trade import Purchase as Trade
 from ..errors import WnotationError
 from ..notation import format_purchase
-from ..record import UNKNOWN, Purchase, Use
+from ..model.record import UNKNOWN, Purchase, Use
 
 __all__ = ["Choice", "EntryError", "Play", "PurchaseOption", "hand", "match", "parse_play", "plays", "possible_cards",
            "words"]

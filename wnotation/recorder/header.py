@@ -11,9 +11,9 @@ from typing import Literal, cast
 
 from pydantic import ValidationError
 
-from ..catalog import CatalogError, load
+from ..model.catalog import CatalogError, load
 from ..errors import WnotationError
-from ..record import Record, Seat, Tag
+from ..model.record import Record, Seat, Tag
 
 __all__ = ["HeaderError", "date_of", "make_header", "seat_of", "side_of", "today", "wonder_of"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..engine import Finding, Replay
 from ..engine import events as ev
-from ..record import Record
-from ..vocabulary import numeral
+from ..model.record import Record
+from ..model.vocabulary import numeral
 
 __all__ = ["coins", "counted", "finding", "military", "sheet", "standings"]
 
@@ -62,7 +62,7 @@ def military(record: Record, played: Replay, age: int) -> list[str]:
 def sheet(record: Record, played: Replay) -> list[str]:
     """The final score sheet laid out as the score pad (a column per seat, a row per category, as ``score``
     prints it); nothing before the end of the game."""
-    from ..render import score_table
+    from ..formats.render import score_table
 
     if played.scores is None:
         return []

@@ -20,14 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..atomicfile import write_atomic
-from ..compiler_style import visible
+from ..support.atomicfile import write_atomic
+from ..support.compiler_style import visible
 from ..engine import Finding, replay
 from ..engine import scorepad
 from ..engine.scoring import science_points
 from ..notation import parse, write
-from ..record import Record, SeatResult
-from ..vocabulary import CATEGORIES, EXPANSION_CATEGORIES, EXPANSION_OF_CATEGORY, EXPANSIONS, seat_key
+from ..model.record import Record, SeatResult
+from ..model.vocabulary import CATEGORIES, EXPANSION_CATEGORIES, EXPANSION_OF_CATEGORY, EXPANSIONS, seat_key
 
 __all__ = ["PadSession", "expansions_of", "run"]
 
@@ -266,7 +266,7 @@ def run(session: PadSession, *, echo: Callable[[str], None] = print, input: Any 
     Enter (True) or the user stops (False). Every line shown goes through the one sanitiser."""
     from prompt_toolkit import PromptSession
 
-    from ..render import score_table
+    from ..formats.render import score_table
 
     def show(line: str) -> None:
         echo(visible(line))

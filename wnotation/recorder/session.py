@@ -19,14 +19,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..atomicfile import write_atomic
-from ..canonical import canonical_purchases
-from ..catalog import Card, load
+from ..support.atomicfile import write_atomic
+from ..formats.canonical import canonical_purchases
+from ..model.catalog import Card, load
 from ..engine import Finding, Game, Replay, State, pick_options, picks_owed, replay, seats_to_act, view
 from ..engine import events as ev
+from ..engine.findings import about_the_deck, asks_for_a_pick, blocks_the_play
 from ..notation import parse, write
-from ..record import POSITION_TAG, UNKNOWN, Action, Pick, Purchase, Record, SeatResult, Turn, Use
-from ..vocabulary import RESULT_FIELDS, numeral, turn_label
+from ..model.record import POSITION_TAG, UNKNOWN, Action, Pick, Purchase, Record, SeatResult, Turn, Use
+from ..model.vocabulary import RESULT_FIELDS, numeral, turn_label
 from . import choices, report
 from .choices import Choice, EntryError, Play
 
@@ -485,7 +486,7 @@ class Session:
         # Judge the play now (the discard, not known yet, as unseen), so that a mistake is fixed before the rest.
         probe = self._action(d, discard=d.discard if d.discard is not None else (None if d.keep is None else UNKNOWN))
         found = self._new_findings(probe)
-        errors = [f for f in found if f.severity == "error" and f.rule not in ("R-LAST", "R-BABYLON-N1")]
+        errors = [f for f in found if blocks_the_play(f)]
         if errors:
             return self._ask_confirm(_Confirm("action", q.seat, q.label, self._what(d), tuple(errors), d))
         self.draft = d
@@ -595,7 +596,7 @@ class Session:
         self._changed()
         self.save()
         lines = [f"[Guilds] {', '.join(self.guilds_answer)}"]
-        lines += [report.finding(f) for f in self._replay().findings if f.severity == "error" and f.rule == "R-DECK"]
+        lines += [report.finding(f) for f in self._replay().findings if about_the_deck(f)]
         return Reply(True, tuple(lines + self._game_over()))
 
     # --- finishing an action and a turn --------------------------------------------------------------------------
@@ -615,7 +616,7 @@ class Session:
         before = self._with(self.entered)
         after = self._with(self.entered + [action])
         return [f for f in _subtract(after.findings, before.findings)
-                if not (f.rule == "R-HALI" and f.severity == "warning" and f.seat == action.seat)]
+                if not asks_for_a_pick(f, action.seat)]
 
     def _advance(self) -> Reply:
         """Finish the draft once no question about it is left; finish the turn once every seat has played."""

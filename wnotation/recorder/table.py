@@ -1,16 +1,16 @@
 """What the table looks like while a game is recorded: the commands ``city``, ``hand``, ``pile``, ``coins`` and
 ``sheet``, typed at any prompt of ``wnotation record``. They read the session's position (the start of the turn
 being entered, or the last complete turn while a pick or the guilds are asked) through its seat view, and never
-change the record. Plain lines of text, laid out by :mod:`wnotation.render`'s functions; no terminal code (the
+change the record. Plain lines of text, laid out by :mod:`wnotation.formats.render`'s functions; no terminal code (the
 front end shows every line through the one sanitiser).
 """
 
 from __future__ import annotations
 
-from ..compiler_style import visible
+from ..support.compiler_style import visible
 from ..engine import State
-from ..render import city_fields, discard_text, score_table
-from ..vocabulary import seat_key
+from ..formats.render import city_fields, discard_text, score_table
+from ..model.vocabulary import seat_key
 from . import choices, report
 from .choices import Choice
 from .session import Session

@@ -4,7 +4,7 @@ Completion comes from the question's choices (the engine's plays at this positio
 the user types by the same prefix matching the session applies on Enter; an empty answer takes the default shown
 in brackets. ``undo``, ``undo turn``, ``redo``, ``help`` and the table commands (:mod:`.table`: ``city``, ``hand``,
 ``pile``, ``coins``, ``sheet``) work at every prompt; Ctrl-C or Ctrl-D stop (the file already holds every complete
-turn). Every line shown and every prompt goes through the one sanitiser (:func:`~wnotation.compiler_style.visible`):
+turn). Every line shown and every prompt goes through the one sanitiser (:func:`~wnotation.support.compiler_style.visible`):
 a seat name holding an escape sequence is shown as visible stand-ins, never sent to the terminal. Lines are wrapped
 at word boundaries to the terminal's width. The header of a new record is asked here too, with completion on Wonder
 names (the only Wonder a beginning names is taken). Input and output are parameters, so tests drive it through a
@@ -24,8 +24,8 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from ..catalog import load
-from ..compiler_style import visible
+from ..model.catalog import load
+from ..support.compiler_style import visible
 from . import table
 from .choices import Choice, match
 from .header import HeaderError, date_of, make_header, side_of, wonder_of

@@ -1,7 +1,7 @@
 """The viewer's data: a record and its replay as JSON-ready snapshots, one per position, for pages and pictures.
 
 Everything here is read off the engine (positions, events, findings, ``Replay.score_at``) and the Record (action
-text, annotations), through :mod:`wnotation.render`'s data functions where they exist. Non-goals: no rules (a
+text, annotations), through :mod:`wnotation.formats.render`'s data functions where they exist. Non-goals: no rules (a
 page never replays anything), no HTML or SVG (see :mod:`.html` and :mod:`.svg`).
 """
 
@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any, Sequence
 
-from ..catalog import AGE_NUMERALS, Card, card_data, load, wonder_data
+from ..model.catalog import AGE_NUMERALS, Card, card_data, load, wonder_data
 from ..engine import Replay, view
 from ..engine import events as ev
 from ..engine.variations import split_address
 from ..diagnostics import is_check_only
 from ..notation import NotationError, format_action, parse, write
-from ..record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
-from ..render import SCORE_ROWS, city_data, describe_address, score_data, score_rows, sheet_lines
+from ..model.record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
+from ..formats.render import SCORE_ROWS, city_data, describe_address, score_data, score_rows, sheet_lines
 
 #: Bump when the shape of :func:`game_data` changes (the page's script reads it).
 DATA_VERSION = 1
@@ -162,7 +162,7 @@ def event_text(event: Any, names: Sequence[str]) -> str | None:
 
 
 def _city(state: Any, seat: int) -> dict[str, Any]:
-    """:func:`wnotation.render.city_data` without the seat's name, which the page takes from ``seats`` (a name
+    """:func:`wnotation.formats.render.city_data` without the seat's name, which the page takes from ``seats`` (a name
     is embedded once, however many positions there are)."""
     data = city_data(state, seat, "")
     del data["name"]
@@ -173,7 +173,7 @@ def _city(state: Any, seat: int) -> dict[str, Any]:
 def card_facts() -> dict[str, list[dict[str, Any]]]:
     """Every card design of the catalogue by printed name (a name printed in two Ages has two designs), with what
     a tile and its tooltip show: Age, colour, cost, effects (each with its wording), chains and the copies per
-    player count; from :func:`wnotation.catalog.card_data`. The same table for every game (no record text)."""
+    player count; from :func:`wnotation.model.catalog.card_data`. The same table for every game (no record text)."""
     out: dict[str, list[dict[str, Any]]] = {}
     for c in load():
         d = card_data(c)
@@ -184,7 +184,7 @@ def card_facts() -> dict[str, list[dict[str, Any]]]:
 
 def wonder_facts(record: Record) -> dict[str, dict[str, Any]]:
     """The Wonder sides at the table, keyed ``"name side"``: full name, starting resource and each stage's cost
-    and effects (:func:`wnotation.catalog.wonder_data`). A seat whose Wonder the catalogue does not know has no
+    and effects (:func:`wnotation.model.catalog.wonder_data`). A seat whose Wonder the catalogue does not know has no
     entry (its board shows the stage count only)."""
     out: dict[str, dict[str, Any]] = {}
     for s in record.seats:
@@ -288,7 +288,7 @@ def _age_end(replay: Replay, line: str, age: int) -> str | None:
 def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
               source: str | None = None, line0: int = 0, keep_comments: bool = False) -> dict[str, Any]:
     """The record and its replay as one JSON-ready dict: header, seats, the 7WN source, the findings, and one
-    snapshot per position of ``replay`` (each city as :func:`wnotation.render.city_data` gives it but for the
+    snapshot per position of ``replay`` (each city as :func:`wnotation.formats.render.city_data` gives it but for the
     name, the discard pile, the turn just played with its annotations, the engine's events as sentences
     (:func:`event_parts`), the provisional score sheet from ``Replay.score_at`` and the points by Age), and the
     final score sheet. Record text appears once, not once per position: the size is linear in the record's.

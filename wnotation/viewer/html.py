@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any
 
 from ..engine import Replay
-from ..record import Record
+from ..model.record import Record
 from .data import game_data
 from .lexer import tokens
 

@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 from ..diagnostics import game_pieces, normalise, read_text, unreadable_reason
 from ..notation import NotationError, read_games
-from ..record import Record
+from ..model.record import Record
 from .html import asset, document, file_name, page, text
 
 #: Names Windows reserves for devices, with any extension: a page never gets one.

@@ -13,8 +13,8 @@ from typing import Any, Sequence
 from xml.sax.saxutils import escape
 
 from ..engine import Replay
-from ..record import Record
-from ..render import describe_address, score_data, score_rows
+from ..model.record import Record
+from ..formats.render import describe_address, score_data, score_rows
 from .data import points_by_age, tie_break
 
 #: The score pad's colour per row (category bands), the total, coins and rank plain.

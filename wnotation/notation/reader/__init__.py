@@ -1,4 +1,4 @@
-"""Reading 7WN text into :class:`~wnotation.record.Record` objects, one game at a time.
+"""Reading 7WN text into :class:`~wnotation.model.record.Record` objects, one game at a time.
 
 The layers, one module each: :mod:`.split` cuts an input into games (one normalisation, one boundary test);
 :mod:`.lark_route` (the reference: Lark's LALR parser, an inline transformer) and :mod:`.fast_route` (plain
@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TypeVar
 
-from ...record import FORMAT_VERSION, Record
+from ...model.record import FORMAT_VERSION, Record
 from .. import lexical
 from ..errors import NotationError, NotationSyntaxError, StructureError, at_offset
 from . import fast_route, lark_route, recovery

@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ... import catalog as _catalog
-from ...record import (
+from ...model import catalog as _catalog
+from ...model.record import (
     EDITION,
     FORMAT_VERSION,
     GLYPHS,
@@ -36,7 +36,7 @@ from ...record import (
     Turn,
     Variation,
 )
-from ...vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
+from ...model.vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
 from .names import FIRST_EDITION_ONLY, USE_OF_VERB, VERB_OF_WORD, card_names, clause_meant, split_meant, verb_meant
 from ..errors import NotationError, NotationSyntaxError, RosterError, StructureError, UnknownNameError, at_offset

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...record import CoinsPaid, Record
-from ...vocabulary import BASE_RESULT_FIELDS, LINE_FIELDS
+from ...model.record import CoinsPaid, Record
+from ...model.vocabulary import BASE_RESULT_FIELDS, LINE_FIELDS
 from .. import lexical
 from ..errors import NotationError
 from . import build

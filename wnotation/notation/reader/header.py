@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ... import catalog as _catalog
-from ...deck import SHUFFLE_ALGORITHM
-from ...record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, Seat, Seed, Span, Tag
-from ...vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
+from ...model import catalog as _catalog
+from ...model.deck import SHUFFLE_ALGORITHM
+from ...model.record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, Seat, Seed, Span, Tag
+from ...model.vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
 from ..errors import RosterError, TagError, UnknownNameError
 from ..tags import RESERVED_BY_FOLDED, RESERVED_TAGS
@@ -134,7 +134,7 @@ def _value_offsets(raw: str, at: int) -> list[int]:
 def _read_position(g: Game, values: dict[str, TagEntry]) -> None:
     """Check a version-2 game's ``[Position]`` (spec/position.md §6, §8) and let its first turn follow it; an error
     (``position``) points at the offending character inside the value."""
-    from ... import position_string  # ~10 ms of imports that only a game starting from a position needs
+    from ...model import position_string  # ~10 ms of imports that only a game starting from a position needs
 
     entry = values[POSITION_TAG]
     raw, at = entry[5], entry[6]

@@ -14,7 +14,7 @@ from typing import Any
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from ...record import Record
+from ...model.record import Record
 from .. import grammar, lexical
 from . import build
 from ..errors import StructureError

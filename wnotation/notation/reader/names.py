@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ... import catalog as _catalog
+from ...model import catalog as _catalog
 
 # Words a player may write for the kind of an action, by the notation's way to write that kind ("" builds).
 VERB_WORDS = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar, Generic, TypeVar
 
-from ...record import Record
+from ...model.record import Record
 from ..errors import NotationError
 from .header import Header
 

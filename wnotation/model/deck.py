@@ -149,7 +149,7 @@ def shuffle(items: Iterable[T], rng: SplitMix64) -> list[T]:
 @dataclass(frozen=True, slots=True)
 class SeededDeal:
     """What a seed decides: the guilds and, per Age, each seat's 7 dealt cards (seat order). A record's stated
-    hands are :class:`wnotation.record.Deal`."""
+    hands are :class:`wnotation.model.record.Deal`."""
 
     seed: int
     guilds: tuple[Card, ...]

@@ -18,9 +18,9 @@ import re
 import urllib.parse
 from typing import Any
 
-from .errors import WnotationError
-from .record import Record
-from .vocabulary import seat_key
+from ..errors import WnotationError
+from ..model.record import Record
+from ..model.vocabulary import seat_key
 
 __all__ = ["GAME_NAME", "PUSH_URL", "BGStatsError", "play_data", "push_url"]
 

@@ -3,7 +3,7 @@ fields, Age numerals, position addresses, seat-name matching and neighbours.
 
 Everything here is plain data and small pure functions; the grammar (``grammar/7wn.lark``) spells the same lists
 and a test compares them. Non-goals: no rules (who may act, what a card does), no catalogue matching of names.
-Only :mod:`wnotation.catalog` is imported (the printed resources and Age numerals live there).
+Only :mod:`wnotation.model.catalog` is imported (the printed resources and Age numerals live there).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (:class:`Setup`) with every check of the spec, and written back in canonical form.
 
 This module knows the text and the catalogue names; the checks that read the rules, and the values, are
-:mod:`wnotation.position_checks`' (re-exported here). Neither imports the engine: the reader checks a
+:mod:`wnotation.model.position_checks`' (re-exported here). Neither imports the engine: the reader checks a
 ``[Position]`` tag with them, and :mod:`wnotation.engine.position` turns a :class:`Setup` into an engine position
 and back. Errors are :class:`PositionError`, with the check that failed (spec/position.md §6), the 0-based index in
 the string, the rule ID and what was expected.

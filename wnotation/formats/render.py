@@ -11,9 +11,9 @@ import re
 from collections import Counter
 from typing import Any, Sequence
 
-from .catalog import COLOURS, Card
-from .record import UNKNOWN, Record
-from .vocabulary import BASE_RESULT_FIELDS, CATEGORIES
+from ..model.catalog import COLOURS, Card
+from ..model.record import UNKNOWN, Record
+from ..model.vocabulary import BASE_RESULT_FIELDS, CATEGORIES
 
 #: The rows of a base game's score pad, top to bottom (the seven categories of R-SCORE, then total, coins, rank).
 SCORE_ROWS: tuple[str, ...] = BASE_RESULT_FIELDS
@@ -228,8 +228,8 @@ def position_data(state: Any, record: Record, seats: Sequence[int]) -> dict[str,
 
 
 def _purchase_text(purchase: Any) -> str:
-    from .notation import format_purchase
-    from .record import Purchase
+    from ..notation import format_purchase
+    from ..model.record import Purchase
 
     return format_purchase(Purchase(left=tuple(sorted(purchase.left)), right=tuple(sorted(purchase.right))))
 

@@ -2,7 +2,7 @@
 
 Loaded once from ``wnotation/data/catalog.json`` into small frozen objects whose effects are typed, so that
 rules code reads effects (produce, shields, science, counting …) and never names a card. Deck composition and
-seeded dealing live in :mod:`wnotation.deck`; this module knows only what is printed on the cards.
+seeded dealing live in :mod:`wnotation.model.deck`; this module knows only what is printed on the cards.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Iterator, Literal, Union
 
-from .errors import InputError
+from ..errors import InputError
 
 RAW = ("wood", "stone", "clay", "ore")
 MANUFACTURED = ("glass", "papyrus", "loom")

@@ -32,15 +32,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalog import Card, CatalogError, load
-from .engine import Replay, legal_actions, replay
-from .engine.coins import Coins, purchase_for
-from .engine.legal import LegalAction
-from .engine.rules import free_reason
-from .engine.state import State
-from .engine.trade import Refusal
-from .record import UNKNOWN, Action, CoinsPaid, Record, StatedPurchase, Turn
-from .vocabulary import Address
+from ..model.catalog import Card, CatalogError, load
+from ..engine import Replay, legal_actions, replay
+from ..engine.coins import Coins, purchase_for
+from ..engine.legal import LegalAction
+from ..engine.rules import free_reason
+from ..engine.state import State
+from ..engine.trade import Refusal
+from ..model.record import UNKNOWN, Action, CoinsPaid, Record, StatedPurchase, Turn
+from ..model.vocabulary import Address
 
 NOTHING = StatedPurchase()  # ``()``: nothing bought
 PAID_NOTHING = CoinsPaid(left_coins=0, right_coins=0)  # ``(L 0 coins)``: nothing paid, so nothing bought

@@ -14,7 +14,7 @@ from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
-    from .diagnostics import Diagnostic, GameReport
+    from . import Diagnostic, GameReport
 
 __all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "check_many", "piece_size"]
 
@@ -37,7 +37,7 @@ class Run:
     def games(self) -> Iterator[GameReport]:
         from dataclasses import replace
 
-        from .diagnostics import no_game_remark
+        from . import no_game_remark
 
         index = 0
         for reports in self.results:
@@ -61,7 +61,7 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
     their text is held. Both ways give equal reports, in file order."""
     import os
 
-    from .diagnostics import check_piece
+    from . import check_piece
 
     workers = jobs or os.cpu_count() or 1
     if workers == 1:
@@ -74,7 +74,7 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
 
     # Load the notation and the engine before the workers start: forked workers then share them (jobs 1 pays the
     # same imports), and a worker's first piece costs no more than its others.
-    from . import engine, notation  # noqa: F401
+    from .. import engine, notation  # noqa: F401
 
     # fork where it is safe (Linux): workers start at once with all of the above loaded. Nothing here runs a
     # thread before the pool starts (the progress bar redraws without one).
@@ -102,7 +102,7 @@ def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tu
     ``marks`` its ``[Format`` marks (at least its games), its pieces of ``size(marks)`` games read lazily
     (:func:`~wnotation.diagnostics.iter_pieces`), and ``first``, filled with its first line once read. Standard
     input is read whole (it cannot be scanned twice)."""
-    from .diagnostics import file_lines, iter_lines, iter_pieces, normalise, scan_file, stdin_text, unreadable_reason
+    from . import file_lines, iter_lines, iter_pieces, normalise, scan_file, stdin_text, unreadable_reason
 
     source = STDIN_NAME if path == STDIN else path
     try:
@@ -165,7 +165,7 @@ class _Pool:
                 yield "piece", (piece, source, line0), count == 1, marks
 
     def _submit(self, task: _Task) -> None:
-        from .diagnostics import check_pieces
+        from . import check_pieces
 
         task.future = self.pool.submit(check_pieces, task.pieces)
         self.submitted.append(task)

@@ -441,7 +441,7 @@ def start_setup(record: Record) -> Setup | None:
     or from JSON applies them, and the engine asks for the position here. (The reader applies the same rules
     itself, to point at the offending character of the tag.)
 
-    Raises :class:`~wnotation.position_string.PositionError` (a ``ValueError``) for a string that is not valid,
+    Raises :class:`~wnotation.model.position_string.PositionError` (a ``ValueError``) for a string that is not valid,
     and ``ValueError`` for a second ``[Position]`` tag, seats other than the record's or one owed a build from the
     discard pile, a ``Guilds`` or ``Seed`` of its own, or a deal of an Age the position has started."""
     value = position_tag(record)

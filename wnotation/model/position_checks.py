@@ -1,5 +1,5 @@
 """The position string's values and the checks of spec/position.md §6 that read the rules (seats, city, tokens,
-hand, picks, deck, seed), made on what :mod:`wnotation.position_string` read, with where each part was written.
+hand, picks, deck, seed), made on what :mod:`wnotation.model.position_string` read, with where each part was written.
 
 Plain data over catalogue objects, no text and no engine: :class:`Setup` is a position as its string states it,
 :class:`PositionError` the refusal of a string (its check, where, the rule ID, what was expected).
@@ -13,7 +13,7 @@ from typing import Sequence
 
 from .catalog import AGE_NUMERALS, BuildFromDiscard, Card, PlayLastCard, WonderSide
 from .deck import copies, guild_count
-from .errors import WnotationError
+from ..errors import WnotationError
 from .vocabulary import END, EXTRA_TURN, Address, seat_key
 
 __all__ = ["CHECKS", "HAND_SIZE", "PositionError", "SeatSetup", "SeatWritten", "Setup", "checked", "start_problem"]
