@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Mapping, NamedTuple
 
 from ..model.catalog import Card
+from ..model.vocabulary import left_of, right_of
 from .state import Game, State, info, stage_info
 from .trade import Purchase, Refusal, minimal_purchases, unaffordable
 
@@ -47,7 +48,7 @@ def bought_by(game: Game, seat: int, cost: Mapping[str, int], budget: int, coins
         return Refusal("R-COST-COINS", "the coin cost alone is more than the coins held")
     city = game.cities[seat - 1]
     n = len(game.cities)
-    left, right = game.cities[seat % n], game.cities[(seat - 2) % n]
+    left, right = game.cities[left_of(seat, n) - 1], game.cities[right_of(seat, n) - 1]
     options = minimal_purchases(cost, city.own, left.tradable, right.tradable, city.prices) if cost else (Purchase(),)
     if not options:
         return unaffordable(cost, city.own, left.tradable, right.tradable, city.prices, budget)

@@ -11,6 +11,7 @@ import itertools
 from types import MappingProxyType
 from typing import Final, Mapping, Sequence
 
+from ..model.vocabulary import left_of, right_of
 from .coins import Coins, bought_by
 from .memo import Memo, memo
 from .state import Game
@@ -78,7 +79,7 @@ def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: 
     if not cost and not buys:
         return Payment(NO_PURCHASE, coin_cost)
     n = len(game.cities)
-    left, right = game.cities[seat % n], game.cities[(seat - 2) % n]
+    left, right = game.cities[left_of(seat, n) - 1], game.cities[right_of(seat, n) - 1]
     options = _reduced(cost, city.own_supply, left.tradable_supply, right.tradable_supply, city.prices)
     if stated is None:
         if options and options[0].coins <= budget:
@@ -105,8 +106,8 @@ def cheapest_for(game: Game, seat: int, cost: Mapping[str, int], budget: int) ->
         return ()
     city = game.cities[seat - 1]
     n = len(game.cities)
-    best = _asked(cost, city.own_supply, game.cities[seat % n].tradable_supply,
-                  game.cities[(seat - 2) % n].tradable_supply, city.prices)
+    best = _asked(cost, city.own_supply, game.cities[left_of(seat, n) - 1].tradable_supply,
+                  game.cities[right_of(seat, n) - 1].tradable_supply, city.prices)
     if not best or best[0].coins > budget:
         return ()
     return best

@@ -31,6 +31,7 @@ from ..model.catalog import (
     load,
 )
 from ..model.record import Span
+from ..model.vocabulary import left_of, right_of
 from . import events as ev
 from .findings import Finding, Severity
 from .payment import Payment, Stated, pay
@@ -143,9 +144,9 @@ def _paid(seat: int, n: int, paid: Payment, out: list[ev.Event]) -> None:
         out.append(ev.paid(seat, None, paid.bank))
     bought = paid.purchase
     if bought.left_coins:
-        out.append(ev.paid(seat, seat % n + 1, bought.left_coins, bought.left))
+        out.append(ev.paid(seat, left_of(seat, n), bought.left_coins, bought.left))
     if bought.right_coins:
-        out.append(ev.paid(seat, (seat - 2) % n + 1, bought.right_coins, bought.right))
+        out.append(ev.paid(seat, right_of(seat, n), bought.right_coins, bought.right))
 
 
 def count(state: Position, seat: int, counts: tuple[str, ...], cities: Iterable[str]) -> int:
@@ -153,7 +154,7 @@ def count(state: Position, seat: int, counts: tuple[str, ...], cities: Iterable[
     n = len(state.cities)
     total = 0
     for where in cities:
-        k = seat - 1 if where == "self" else seat % n if where == "left" else (seat - 2) % n
+        k = (seat if where == "self" else left_of(seat, n) if where == "left" else right_of(seat, n)) - 1
         c = state.cities[k]
         total += sum(1 for b in c.buildings if b.colour in counts)
         if "wonder_stage" in counts:
@@ -575,7 +576,7 @@ def end_age(state: Position) -> tuple[ev.Event, ...]:
     win = VICTORY[state.age - 1]
     out: list[ev.Event] = []
     for c in state.cities:
-        for other in (state.cities[c.seat % n], state.cities[(c.seat - 2) % n]):
+        for other in (state.cities[left_of(c.seat, n) - 1], state.cities[right_of(c.seat, n) - 1]):
             if c.shields > other.shields:
                 out.append(ev.conflict(c.seat, other.seat, win))
             elif c.shields < other.shields:

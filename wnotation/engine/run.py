@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from ..model.catalog import AGE_NUMERALS, Card, CatalogError, load
 from ..model.record import UNKNOWN, CoinsPaid, Record, Span, Turn
+from ..model.vocabulary import left_of, right_of
 from . import deals as dealing
 from . import events as ev
 from .coins import Coins
@@ -292,7 +293,7 @@ class Run:
                 continue
             if any(isinstance(e, ev.CoinsPaid) and e.seat == p.seat and e.to is not None for e in events):
                 continue  # paid as stated
-            for to, coins in ((p.seat % n + 1, stated.left), ((p.seat - 2) % n + 1, stated.right)):
+            for to, coins in ((left_of(p.seat, n), stated.left), (right_of(p.seat, n), stated.right)):
                 if coins:
                     self.unpaid.append(Unpaid(key, p.seat, to, coins))
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from wnotation.model.catalog import (
     SCIENCE_SYMBOLS, Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide,
 )
+from wnotation.model.vocabulary import left_of, right_of
 
 CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science")
 #: The rows of the expansions a score-pad record may name (R-SCORE-EXP), below the base rows, in the pad's order.
@@ -185,7 +186,7 @@ def score(cities: Sequence[CityView], provisional: bool = False) -> ScoreSheet:
         raise ValueError(f"{n} cities: a table has at least two neighbours")
     rows = []
     for i, city in enumerate(cities):
-        left, right = cities[(i + 1) % n], cities[(i - 1) % n]
+        left, right = cities[left_of(i + 1, n) - 1], cities[right_of(i + 1, n) - 1]
         parts = (
             military_points(city),
             treasury_points(city),

@@ -27,6 +27,7 @@ from ..model.catalog import (
     TradeDiscount,
     WonderSide,
 )
+from ..model.vocabulary import left_of, right_of
 from . import events as ev
 from .errors import IntegrityError as IntegrityError  # re-exported: state.IntegrityError as before
 from .memo import Memo, memo
@@ -201,11 +202,11 @@ class State(NamedTuple):
 
     def left(self, seat: int) -> int:
         """The left neighbour of ``seat``: seat i+1 (R-SEAT)."""
-        return seat % len(self.cities) + 1
+        return left_of(seat, len(self.cities))
 
     def right(self, seat: int) -> int:
         """The right neighbour of ``seat``: seat i-1 (R-SEAT)."""
-        return (seat - 2) % len(self.cities) + 1
+        return right_of(seat, len(self.cities))
 
 
 def _address(age: int, turn: int, ended: bool) -> str:
