@@ -1,0 +1,338 @@
+"""The club server's Starlette application: the game list, each game's viewer page, download, upload.
+
+Reading is public; writing (upload) needs a session opened with the club key. A session is an ``HttpOnly``,
+``SameSite=Strict`` cookie; every form that writes also carries the session's CSRF token, and the login form a
+double-submit token of its own. Record text is data: every page is built from escaped text
+(:func:`wnotation.viewer.html.text`), each game page is the viewer's own self-contained page, and every response
+carries a policy under which nothing is loaded from elsewhere and no page can be framed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..viewer.html import asset, csp, text
+from .keys import new_token, same
+from .store import GameRow, Store
+from .upload import MAX_UPLOAD_BYTES, UploadCheck, UploadRefused, check_upload, decode
+
+SESSION_COOKIE = "wn_session"
+LOGIN_COOKIE = "wn_login"
+#: The multipart overhead allowed above the file itself (boundaries, the CSRF field, a pasted text's field name).
+_FORM_SLACK = 64 * 1024
+
+_EXTRA_CSS = """nav { display: flex; gap: 1rem; margin: 0 0 .8rem; font-size: .95rem; }
+form.inline { display: inline; } button { font: inherit; padding: .35rem .9rem; }
+textarea { width: 100%; max-width: 60rem; min-height: 8rem; font: 13px/1.4 ui-monospace, monospace; }
+input[type=password] { font: inherit; padding: .3rem; }
+pre.diag { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; border: 1px solid #d0d4d9;
+  padding: .4rem; font-size: .85rem; }
+.ok { color: #1e6b2f; } .note { color: #5f6368; }"""
+
+#: Headers on every response: no framing, no sniffing, no referrer; the pages' own policy is in their <meta>.
+_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"content-security-policy", b"frame-ancestors 'none'; base-uri 'none'; object-src 'none'"),
+            (b"cache-control", b"no-store")]
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`_HEADERS` to every HTTP response, errors included."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + _HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def layout(title: str, body: str, *, csrf: str | None = None, status: int = 200) -> HTMLResponse:
+    """A server page: the club's style, a navigation bar (log out when ``csrf``: the session is open), no
+    script at all; its policy allows its one style block and forms posted to this server only."""
+    style = asset("index.css") + _EXTRA_CSS
+    policy = csp((), (style,)).replace("form-action 'none'", "form-action 'self'")
+    if csrf is not None:
+        session = (f'<form class="inline" method="post" action="/logout"><input type="hidden" name="csrf" '
+                   f'value="{text(csrf)}"><button type="submit">Log out</button></form>')
+    else:
+        session = '<a href="/login">Log in</a>'
+    nav = f'<nav><a href="/">Games</a><a href="/upload">Upload</a>{session}</nav>\n'
+    page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f'<meta http-equiv="Content-Security-Policy" content="{text(policy)}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="referrer" content="no-referrer">\n'
+            f"<title>{text(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n{nav}{body}</body>\n</html>\n")
+    return HTMLResponse(page, status_code=status)
+
+
+def _session(request: Request) -> tuple[str, str] | None:
+    """``(token, csrf)`` of the request's live session, or ``None``."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > 200:
+        return None
+    csrf = _store(request).session_csrf(token)
+    return None if csrf is None else (token, csrf)
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def _csrf(request: Request) -> str | None:
+    found = _session(request)
+    return None if found is None else found[1]
+
+
+def _seats(row: GameRow) -> str:
+    return "<br>".join(f'<a href="/?player={quote(name)}"><span class="rt">{text(name)}</span></a> '
+                       f"({text(wonder)} {text(side)})" for name, wonder, side in row.seats)
+
+
+async def game_list(request: Request) -> Response:
+    """Every game newest first (``?player=NAME``: that player's), each linking its page."""
+    player = request.query_params.get("player")
+    rows = await run_in_threadpool(_store(request).games, player)
+    lines = []
+    for g in rows:
+        flag = f' <span class="bad">({g.errors} finding{"s" if g.errors != 1 else ""})</span>' if g.errors else ""
+        winners = " and ".join(g.winners)
+        link = text(g.event + ": " if g.event else "") + (text(winners) if winners else "unfinished")
+        totals = " – ".join(str(t) for t in g.totals) or "–"
+        lines.append(f'<tr><td data-h="game"><a href="/games/{g.id}" class="rt">{link}</a>{flag} '
+                     f'<a href="/games/{g.id}.7wn">7WN</a></td><td data-h="date">{text(g.date or "unknown")}</td>'
+                     f'<td data-h="players">{_seats(g)}</td><td data-h="scores">{totals}</td></tr>')
+    count = f"{len(rows)} game{'s' if len(rows) != 1 else ''}"
+    head = f"{text(player)}’s games" if player is not None else "The club’s games"
+    body = (f'<header><h1 class="rt">{head}</h1><p>{count}, newest first.'
+            + (' <a href="/">All games</a>.' if player is not None else "") + "</p></header>\n<main>\n"
+            '<table class="games"><thead><tr><th scope="col">game (event: winner)</th><th scope="col">date</th>'
+            '<th scope="col">players (Wonders, seat order)</th><th scope="col">scores (seat order)</th></tr>'
+            "</thead>\n<tbody>\n" + "\n".join(lines) + "\n</tbody></table>\n</main>\n")
+    return layout("Games", body, csrf=_csrf(request))
+
+
+@lru_cache(maxsize=64)
+def _viewer_page(game_id: int, canonical: str) -> str:
+    """The viewer's page of the stored game (cached by its text: a game page costs one replay)."""
+    from .. import parse, replay
+    from ..viewer.html import page
+
+    record = parse(canonical)
+    return page(record, replay(record), download_name=f"game-{game_id}", back="Games")
+
+
+def _game_text(request: Request) -> tuple[int, str]:
+    game_id = int(request.path_params["game_id"])
+    canonical = _store(request).game_text(game_id)
+    if canonical is None:
+        raise HTTPException(404, f"there is no game {game_id}")
+    return game_id, canonical
+
+
+async def game_page(request: Request) -> Response:
+    game_id, canonical = await run_in_threadpool(_game_text, request)
+    return HTMLResponse(await run_in_threadpool(_viewer_page, game_id, canonical))
+
+
+async def game_download(request: Request) -> Response:
+    game_id, canonical = await run_in_threadpool(_game_text, request)
+    return Response(canonical.encode("utf-8"), media_type="text/plain; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="game-{game_id}.7wn"'})
+
+
+async def back_to_list(request: Request) -> Response:
+    """The viewer page's link back (``index.html`` beside it) leads to the list."""
+    return RedirectResponse("/", status_code=303)
+
+
+async def login_form(request: Request, message: str = "", status: int = 200) -> Response:
+    token = new_token()
+    note = f'<p class="bad">{text(message)}</p>' if message else ""
+    body = (f"<h1>Log in</h1>{note}<p>Uploading games needs the club key.</p>"
+            '<form method="post" action="/login"><p><label>Club key <input type="password" name="key" '
+            f'autocomplete="current-password" required></label></p><input type="hidden" name="csrf" '
+            f'value="{text(token)}"><p><button type="submit">Log in</button></p></form>\n')
+    response = layout("Log in", body, status=status)
+    response.set_cookie(LOGIN_COOKIE, token, max_age=3600, httponly=True, samesite="strict", path="/login")
+    return response
+
+
+async def _form(request: Request, limit: int, files: int = 0) -> FormData | None:
+    """The request's form, read only up to ``limit`` bytes (``None`` past them)."""
+    raw = await _bounded_body(request, limit)
+    if raw is None:
+        return None
+    body = raw
+
+    async def replay_body() -> Message:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return await Request(request.scope, replay_body).form(max_files=files, max_fields=4, max_part_size=limit)
+
+
+async def login(request: Request) -> Response:
+    form = await _form(request, 8192)
+    if form is None:
+        return await login_form(request, "That form is too large.", 413)
+    key, csrf, expected = form.get("key"), form.get("csrf"), request.cookies.get(LOGIN_COOKIE, "")
+    if not isinstance(csrf, str) or not expected or not same(csrf, expected):
+        return await login_form(request, "The form had expired; please try again.", 403)
+    if not isinstance(key, str) or not await run_in_threadpool(_store(request).check_key, key):
+        return await login_form(request, "That is not the club key.", 403)
+    token, _ = await run_in_threadpool(_store(request).open_session)
+    response = RedirectResponse("/upload", status_code=303)
+    response.set_cookie(SESSION_COOKIE, token, max_age=30 * 24 * 3600, httponly=True, samesite="strict", path="/")
+    response.delete_cookie(LOGIN_COOKIE, path="/login")
+    return response
+
+
+async def logout(request: Request) -> Response:
+    found = _session(request)
+    form = await _form(request, 8192)
+    csrf = None if form is None else form.get("csrf")
+    if found is None or not isinstance(csrf, str) or not same(csrf, found[1]):
+        return layout("Log out", '<p class="bad">Not logged in, or the form had expired.</p>', status=403)
+    await run_in_threadpool(_store(request).close_session, found[0])
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+def _upload_form(csrf: str, message: str = "") -> str:
+    note = f'<p class="bad">{text(message)}</p>' if message else ""
+    return (f"<h1>Upload games</h1>{note}<p>A .7wn file of one or more games (at most "
+            f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MiB). Each game is checked; every readable game is kept, "
+            "with its findings, and a game that cannot be read is shown and left out.</p>"
+            '<form method="post" action="/upload" enctype="multipart/form-data">'
+            f'<input type="hidden" name="csrf" value="{text(csrf)}">'
+            '<p><label>File <input type="file" name="file" accept=".7wn,text/plain"></label></p>'
+            '<p><label>or paste the text<br><textarea name="text" spellcheck="false"></textarea></label></p>'
+            '<p><button type="submit">Upload</button></p></form>\n')
+
+
+async def upload_form(request: Request) -> Response:
+    csrf = _csrf(request)
+    if csrf is None:
+        return RedirectResponse("/login", status_code=303)
+    return layout("Upload", _upload_form(csrf), csrf=csrf)
+
+
+async def _bounded_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or ``None`` as soon as it passes ``limit`` bytes (the rest is not read)."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > limit:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def upload(request: Request) -> Response:
+    found = _session(request)
+    if found is None:
+        return layout("Upload", '<p class="bad">Uploading needs the club key: <a href="/login">log in</a>.</p>',
+                      status=403)
+    csrf = found[1]
+    form = await _form(request, MAX_UPLOAD_BYTES + _FORM_SLACK, files=1)
+    if form is None:
+        return layout("Upload", _upload_form(csrf, f"The upload is larger than the "
+                                             f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MiB allowed."),
+                      csrf=csrf, status=413)
+    sent = form.get("csrf")
+    if not isinstance(sent, str) or not same(sent, csrf):
+        return layout("Upload", _upload_form(csrf, "The form had expired; please upload again."), csrf=csrf,
+                      status=403)
+    file, pasted = form.get("file"), form.get("text")
+    name = "pasted text"
+    data = b""
+    if isinstance(file, UploadFile) and file.filename:
+        data = await file.read(MAX_UPLOAD_BYTES + 1)
+        name = file.filename[-200:]
+    elif isinstance(pasted, str) and pasted.strip():
+        data = pasted.encode("utf-8", "surrogatepass")
+    else:
+        return layout("Upload", _upload_form(csrf, "Choose a .7wn file or paste its text."), csrf=csrf, status=400)
+    try:
+        checked = await run_in_threadpool(check_upload, decode(data), name)
+    except UploadRefused as refused:
+        return layout("Upload", _upload_form(csrf, f"{name}: {refused}."), csrf=csrf, status=422)
+    stored = await run_in_threadpool(_keep, _store(request), checked)
+    return layout("Uploaded", _upload_report(checked, stored), csrf=csrf)
+
+
+def _keep(store: Store, checked: UploadCheck) -> list[tuple[int, bool] | None]:
+    """Store every readable game of ``checked``: ``(id, new)`` per game, ``None`` for a game not stored."""
+    return [None if g.game is None else store.add_game(g.game) for g in checked.games]
+
+
+def _upload_report(checked: UploadCheck, stored: list[tuple[int, bool] | None]) -> str:
+    kept = sum(1 for s in stored if s is not None)
+    items = []
+    for game, where in zip(checked.games, stored):
+        if where is None:
+            verdict = '<span class="bad">not kept: its text cannot be read</span>'
+        else:
+            game_id, new = where
+            verdict = (f'<span class="ok">kept</span> as <a href="/games/{game_id}">game {game_id}</a>' if new
+                       else f'already kept as <a href="/games/{game_id}">game {game_id}</a>')
+        title = f' <span class="rt">{text(game.title)}</span>' if game.title else ""
+        shown = [d.rendered() for d in game.diagnostics if not d.check_only or d.severity == "error"]
+        found = (f'<pre class="diag">{text(chr(10).join(shown))}</pre>' if shown
+                 else '<p class="ok">No findings.</p>')
+        items.append(f"<li><p>Game {game.number}:{title}: {verdict}.</p>{found}</li>")
+    total = len(checked.games)
+    return (f'<h1>Uploaded <span class="rt">{text(checked.file)}</span></h1><p>{kept} of {total} '
+            f"game{'s' if total != 1 else ''} kept.</p><ol>{''.join(items)}</ol>"
+            '<p><a href="/upload">Upload more</a> · <a href="/">The games</a></p>\n')
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    detail = exc.detail if isinstance(exc, HTTPException) else "no such page"
+    status = exc.status_code if isinstance(exc, HTTPException) else 404
+    title = "Not found" if status == 404 else "Not allowed"
+    return layout(title, f'<h1>{title}</h1><p class="rt">{text(str(detail))}.</p>', status=status)
+
+
+def create_app(data: str | Path, **starlette: Any) -> ASGIApp:
+    """The application serving the club database in the folder ``data`` (created with its database when
+    missing). ``starlette``: keyword arguments for :class:`~starlette.applications.Starlette` (``debug``)."""
+    routes = [
+        Route("/", game_list),
+        Route("/games/{game_id:int}", game_page),
+        Route("/games/{game_id:int}.7wn", game_download),
+        Route("/games/index.html", back_to_list),
+        Route("/login", login_form, methods=["GET"]),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/upload", upload_form, methods=["GET"]),
+        Route("/upload", upload, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, **starlette)
+    app.state.store = Store(data)
+    return SecurityHeaders(app)
