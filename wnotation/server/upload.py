@@ -78,7 +78,7 @@ def check_upload(text: str, file: str) -> UploadCheck:
     if marks > MAX_GAMES:
         raise UploadRefused(f"the file holds {marks} games; one upload may hold at most {MAX_GAMES}")
     games = list(read_games(text, source=file))
-    if not games:
+    if not games or marks == 0:
         raise UploadRefused("the file holds no game (a game starts with its [Format \"7WN ...\"] line)")
     reports = check_text(text, file).games  # the same reader: one report per game, in order
     out = UploadCheck(file)
