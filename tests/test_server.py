@@ -29,7 +29,7 @@ import warnings  # noqa: E402
 from cli_helpers import run  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x asks for httpx2 over httpx; either drives the app the same way
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 import wnotation

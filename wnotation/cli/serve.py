@@ -15,15 +15,16 @@ Serves the club's games from one folder (--data, created at first start with
 its SQLite database): the game list, each game in the viewer, download as 7WN,
 and upload of .7wn files, which needs the club key. At first start the key is
 read from WNOTATION_CLUB_KEY, asked for on a terminal, or made up and printed
-once. It binds 127.0.0.1: only this machine; --host 0.0.0.0 lets phones on the
-same network in. docs/howto/server.md says more. Needs the server extra:
-pip install 'wnotation[server]'.
+once; --new-key sets it again. It binds 127.0.0.1, only this machine: --host
+0.0.0.0 lets phones on the same network in. docs/howto/server.md says more.
+Needs the server extra: pip install 'wnotation[server]'.
 
 \b
 Examples:
   wnotation serve
   wnotation serve --data club-games --port 8036
-  wnotation serve --host 0.0.0.0 --data club-games"""
+  wnotation serve --host 0.0.0.0 --data club-games
+  WNOTATION_CLUB_KEY='a new key' wnotation serve --data club-games --new-key"""
 
 #: The environment variable a first start reads the club key from (for scripts and services).
 KEY_VARIABLE = "WNOTATION_CLUB_KEY"
@@ -78,7 +79,9 @@ def _addresses(host: str, port: int) -> list[str]:
               help="Port to listen on (0: any free port, printed).")
 @click.option("--data", "data", type=click.Path(file_okay=False), default="wnotation-data", show_default=True,
               help="The folder holding the club's database (created when missing).")
-def serve(host: str, port: int, data: str) -> None:
+@click.option("--new-key", is_flag=True,
+              help="Set a new club key (as a first start sets it) before serving; every open session ends.")
+def serve(host: str, port: int, data: str, new_key: bool) -> None:
     """Serve the club's games until interrupted (Ctrl-C)."""
     from ..server import STARLETTE_MISSING, starlette_available
 
@@ -95,7 +98,7 @@ def serve(host: str, port: int, data: str) -> None:
         store = Store(data)
     except (OSError, sqlite3.Error) as exc:  # a file in the way, no permission, not a database
         raise UserError(f"cannot use the data folder {data}: {exc}") from None
-    if not store.has_key():
+    if new_key or not store.has_key():
         key, show = _first_key()
         store.set_key(key)
         if show:
