@@ -401,3 +401,35 @@ def test_wnotation_serve_runs_as_a_process_on_127_0_0_1(tmp_path):
         process.wait(timeout=30)
     assert process.returncode in (0, -15)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
+
+
+def test_the_whole_archive_downloads_as_one_7wn_file_that_reads_back(client, data):
+    log_in(client)
+    send(client, REPLAY.read_text(encoding="utf-8") + "\n" + ILLEGAL.read_text(encoding="utf-8"))
+    got = client.get("/games.7wn")
+    assert got.headers["content-disposition"] == 'attachment; filename="club-games.7wn"'
+    games = list(wnotation.read_games(got.text))
+    assert all(isinstance(g, Record) for g in games)
+    assert [wnotation.write(g) for g in games if isinstance(g, Record)] == list(Store(data).texts())
+    assert len(games) == 2 and 'href="/games.7wn"' in client.get("/").text
+
+
+def test_a_wrong_key_is_answered_slowly(client):
+    from wnotation.server.app import WRONG_KEY_DELAY
+
+    started = time.monotonic()
+    assert log_in(client, "a wrong guess").status_code == 403
+    assert time.monotonic() - started >= WRONG_KEY_DELAY
+
+
+def test_new_key_replaces_the_key_and_a_port_in_use_is_one_line(tmp_path, monkeypatch):
+    Store(tmp_path / "d").set_key("the old key")
+    monkeypatch.setenv("WNOTATION_CLUB_KEY", "the new key")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = run("serve", "--data", str(tmp_path / "d"), "--port", str(port), "--new-key", code=2)
+    assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}") and result.stderr.count("\n") == 1
+    store = Store(tmp_path / "d")
+    assert store.check_key("the new key") and not store.check_key("the old key")

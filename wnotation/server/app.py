@@ -9,6 +9,7 @@ carries a policy under which nothing is loaded from elsewhere and no page can be
 
 from __future__ import annotations
 
+import asyncio
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -126,7 +127,8 @@ async def game_list(request: Request) -> Response:
     count = f"{len(rows)} game{'s' if len(rows) != 1 else ''}"
     head = f"{text(player)}’s games" if player is not None else "The club’s games"
     body = (f'<header><h1 class="rt">{head}</h1><p>{count}, newest first.'
-            + (' <a href="/">All games</a>.' if player is not None else "") + "</p></header>\n<main>\n"
+            + (' <a href="/">All games</a>.' if player is not None else ' <a href="/games.7wn">Download them all'
+               "</a> as one 7WN file.") + "</p></header>\n<main>\n"
             '<table class="games"><thead><tr><th scope="col">game (event: winner)</th><th scope="col">date</th>'
             '<th scope="col">players (Wonders, seat order)</th><th scope="col">scores (seat order)</th></tr>'
             "</thead>\n<tbody>\n" + "\n".join(lines) + "\n</tbody></table>\n</main>\n")
@@ -162,6 +164,13 @@ async def game_download(request: Request) -> Response:
                     headers={"content-disposition": f'attachment; filename="game-{game_id}.7wn"'})
 
 
+async def archive_download(request: Request) -> Response:
+    """Every game of the club as one 7WN file, in upload order (a file ``wnotation check`` reads as it is)."""
+    texts = await run_in_threadpool(lambda: list(_store(request).texts()))
+    return Response("\n".join(texts).encode("utf-8"), media_type="text/plain; charset=utf-8",
+                    headers={"content-disposition": 'attachment; filename="club-games.7wn"'})
+
+
 async def back_to_list(request: Request) -> Response:
     """The viewer page's link back (``index.html`` beside it) leads to the list."""
     return RedirectResponse("/", status_code=303)
@@ -192,6 +201,10 @@ async def _form(request: Request, limit: int, files: int = 0) -> FormData | None
     return await Request(request.scope, replay_body).form(max_files=files, max_fields=4, max_part_size=limit)
 
 
+#: Seconds a wrong key holds the login lock: with the lock, at most a few guesses a second reach the server.
+WRONG_KEY_DELAY = 0.5
+
+
 async def login(request: Request) -> Response:
     form = await _form(request, 8192)
     if form is None:
@@ -199,7 +212,12 @@ async def login(request: Request) -> Response:
     key, csrf, expected = form.get("key"), form.get("csrf"), request.cookies.get(LOGIN_COOKIE, "")
     if not isinstance(csrf, str) or not expected or not same(csrf, expected):
         return await login_form(request, "The form had expired; please try again.", 403)
-    if not isinstance(key, str) or not await run_in_threadpool(_store(request).check_key, key):
+    lock: asyncio.Lock = request.app.state.login_lock
+    async with lock:  # one key check at a time, a wrong one slowed: guessing the key online stays slow
+        right = isinstance(key, str) and await run_in_threadpool(_store(request).check_key, key)
+        if not right:
+            await asyncio.sleep(WRONG_KEY_DELAY)
+    if not right:
         return await login_form(request, "That is not the club key.", 403)
     token, _ = await run_in_threadpool(_store(request).open_session)
     response = RedirectResponse("/upload", status_code=303)
@@ -327,6 +345,7 @@ def create_app(data: str | Path, **starlette: Any) -> ASGIApp:
         Route("/games/{game_id:int}", game_page),
         Route("/games/{game_id:int}.7wn", game_download),
         Route("/games/index.html", back_to_list),
+        Route("/games.7wn", archive_download),
         Route("/login", login_form, methods=["GET"]),
         Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
@@ -335,4 +354,5 @@ def create_app(data: str | Path, **starlette: Any) -> ASGIApp:
     ]
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, **starlette)
     app.state.store = Store(data)
+    app.state.login_lock = asyncio.Lock()
     return SecurityHeaders(app)
