@@ -33,7 +33,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 over httpx; eit
     from starlette.testclient import TestClient
 
 import wnotation
-from wnotation.record import Record
+from wnotation.record import Record, Seat
 from wnotation.server import upload as upload_module
 from wnotation.server.app import create_app
 from wnotation.server.keys import hash_key, key_matches
@@ -291,7 +291,7 @@ def assert_server_page(document: str) -> None:
     parser.feed(document)
     allowed = {"html", "head", "meta", "title", "style", "body", "nav", "a", "form", "input", "button", "h1", "p",
                "header", "main", "table", "thead", "tbody", "tr", "th", "td", "span", "br", "ol", "li", "pre",
-               "label", "textarea"}
+               "label", "textarea", "h2", "select", "option", "datalist"}
     for tag, attrs in parser.tags:
         assert tag in allowed, tag
         assert not any(name.startswith("on") for name in attrs), (tag, attrs)
@@ -433,3 +433,89 @@ def test_new_key_replaces_the_key_and_a_port_in_use_is_one_line(tmp_path, monkey
     assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}") and result.stderr.count("\n") == 1
     store = Store(tmp_path / "d")
     assert store.check_key("the new key") and not store.check_key("the old key")
+
+
+# recording at the table over HTTP (the recorder's own session)
+
+
+def _new_game(client: TestClient, target: Record) -> int:
+    csrf = CSRF_RE.search(client.get("/record").text)
+    assert csrf is not None
+    fields = {"csrf": csrf.group(1), "date": target.date or "", "event": target.tag("Event") or ""}
+    for k, seat in enumerate(target.seats, 1):
+        fields.update({f"name{k}": seat.name, f"wonder{k}": seat.wonder, f"side{k}": seat.side})
+    started = client.post("/record", data=fields, follow_redirects=False)
+    assert started.status_code == 303, started.text
+    return int(started.headers["location"].rsplit("/", 1)[1])
+
+
+def _answer(client: TestClient, rid: int, typed: str) -> None:
+    page = client.get(f"/record/{rid}").text
+    csrf = CSRF_RE.search(page)
+    assert csrf is not None, page
+    done = client.post(f"/record/{rid}", data={"csrf": csrf.group(1), "answer": typed}, follow_redirects=False)
+    assert done.status_code == 303, done.text
+
+
+def test_a_whole_3_player_game_recorded_over_http_with_a_restart_mid_game(data):
+    from test_recorder_session import THREE, bot_game, expected_text, script
+
+    target = bot_game(*THREE)
+    answers = script(target)
+    dated = target.model_copy(update={"date": "2026.10.03"})
+    client = TestClient(create_app(data))
+    log_in(client)
+    rid = _new_game(client, dated)
+    half = len(answers) // 2
+    for typed in answers[:half]:
+        _answer(client, rid, typed)
+    cookies = dict(client.cookies)
+    client = TestClient(create_app(data), cookies=cookies)  # a restarted server: the session is the answers' replay
+    page = client.get(f"/record/{rid}").text
+    assert "The record so far" in page
+    assert_server_page(page)
+    for typed in answers[half:]:
+        _answer(client, rid, typed)
+    finished = client.get(f"/record/{rid}").text
+    assert "The game is recorded" in finished
+    (row,) = Store(data).games()
+    assert Store(data).game_text(row.id) == expected_text(dated)
+    assert client.get("/record").text.count("/record/") == 0  # no longer listed as being recorded
+
+
+def test_R_DECK__an_illegal_play_needs_an_explicit_yes_over_http_too(data):
+    """The recorder's own sequence (test_recorder_session's R-DECK test) through the pages: Ada's second Loom is
+    shown with its rule IDs and waits for a yes; undo and redo are answers too, and every answer is kept."""
+    client = TestClient(create_app(data))
+    log_in(client)
+    target = Record(date="2026.11.29", seats=(Seat(name="Ada", wonder="Babylon", side="night"),
+                                              Seat(name="Bob", wonder="Ephesos", side="day"),
+                                              Seat(name="Cyd", wonder="Halikarnassos", side="night")))
+    rid = _new_game(client, target)
+    for typed in ("lo", "clay po", "al", "lo"):
+        _answer(client, rid, typed)
+    page = client.get(f"/record/{rid}").text
+    assert "I.2 error[R-DECK]" in page and "I.2 error[R-UNIQUE]" in page
+    assert "I.2 record Loom for Ada with 2 errors (R-DECK, R-UNIQUE)? [y/N]" in page
+    _answer(client, rid, "n")
+    assert "not recorded: Loom for Ada; enter the action again" in client.get(f"/record/{rid}").text
+    for typed in ("al", "y", "lu ya", "gla"):
+        _answer(client, rid, typed)
+    page = client.get(f"/record/{rid}").text
+    assert "I.2 Altar | Lumber Yard | Glassworks" in page and "Errors recorded" in page
+    _answer(client, rid, "undo")
+    assert "I.2 Altar | Lumber Yard | Glassworks" not in client.get(f"/record/{rid}").text
+    _answer(client, rid, "redo")
+    assert "I.2 Altar | Lumber Yard | Glassworks" in client.get(f"/record/{rid}").text
+    kept = Store(data).recording(rid)
+    assert kept is not None and kept[1] == ["lo", "clay po", "al", "lo", "n", "al", "y", "lu ya", "gla", "undo",
+                                            "redo"]
+
+
+def test_recording_needs_the_club_key_and_a_bad_roster_is_explained(client, data):
+    assert client.post("/record", data={"name1": "Ann"}).status_code == 403
+    log_in(client)
+    csrf = CSRF_RE.search(client.get("/record").text)
+    assert csrf is not None
+    bad = client.post("/record", data={"csrf": csrf.group(1), "name1": "Ann", "wonder1": "Atlantis"})
+    assert bad.status_code == 422 and "Atlantis" in bad.text and Store(data).recordings() == []

@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..viewer.html import asset, csp, text
 from .keys import new_token, same
+from .recording import MAX_ANSWER_CHARS, Live, Recordings, RecordingError, make_header
 from .store import GameRow, Store
 from .upload import MAX_UPLOAD_BYTES, UploadCheck, UploadRefused, check_upload, decode
 
@@ -78,7 +79,7 @@ def layout(title: str, body: str, *, csrf: str | None = None, status: int = 200)
                    f'value="{text(csrf)}"><button type="submit">Log out</button></form>')
     else:
         session = '<a href="/login">Log in</a>'
-    nav = f'<nav><a href="/">Games</a><a href="/upload">Upload</a>{session}</nav>\n'
+    nav = f'<nav><a href="/">Games</a><a href="/upload">Upload</a><a href="/record">Record</a>{session}</nav>\n'
     page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f'<meta http-equiv="Content-Security-Policy" content="{text(policy)}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -188,7 +189,7 @@ async def login_form(request: Request, message: str = "", status: int = 200) -> 
     return response
 
 
-async def _form(request: Request, limit: int, files: int = 0) -> FormData | None:
+async def _form(request: Request, limit: int, files: int = 0, fields: int = 4) -> FormData | None:
     """The request's form, read only up to ``limit`` bytes (``None`` past them)."""
     raw = await _bounded_body(request, limit)
     if raw is None:
@@ -198,7 +199,8 @@ async def _form(request: Request, limit: int, files: int = 0) -> FormData | None
     async def replay_body() -> Message:
         return {"type": "http.request", "body": body, "more_body": False}
 
-    return await Request(request.scope, replay_body).form(max_files=files, max_fields=4, max_part_size=limit)
+    return await Request(request.scope, replay_body).form(max_files=files, max_fields=fields,
+                                                             max_part_size=limit)
 
 
 #: Seconds a wrong key holds the login lock: with the lock, at most a few guesses a second reach the server.
@@ -236,6 +238,140 @@ async def logout(request: Request) -> Response:
     response = RedirectResponse("/", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
+
+
+def _recordings(request: Request) -> Recordings:
+    found: Recordings = request.app.state.recordings
+    return found
+
+
+def _new_game_form(csrf: str, message: str = "") -> str:
+    from ..catalog import load
+
+    note = f'<p class="bad">{text(message)}</p>' if message else ""
+    wonders = "".join(f'<option value="{text(name)}">' for name in dict.fromkeys(w.name for w in load().wonders))
+    rows = "".join(
+        f'<tr><th scope="row">{k}</th><td><input name="name{k}" maxlength="60" aria-label="seat {k} name"></td>'
+        f'<td><input name="wonder{k}" list="wonders" maxlength="40" aria-label="seat {k} Wonder"></td>'
+        f'<td><select name="side{k}" aria-label="seat {k} side"><option>day</option><option>night</option>'
+        "</select></td></tr>" for k in range(1, 8))
+    return (f"<h2>A new game</h2>{note}<p>The seats in clockwise order, 3 to 7 of them (leave the others empty).</p>"
+            f'<form method="post" action="/record"><input type="hidden" name="csrf" value="{text(csrf)}">'
+            f'<datalist id="wonders">{wonders}</datalist>'
+            '<table class="games"><thead><tr><th scope="col">seat</th><th scope="col">name</th>'
+            f'<th scope="col">Wonder</th><th scope="col">side</th></tr></thead><tbody>{rows}</tbody></table>'
+            '<p><label>Event <input name="event" maxlength="100"></label> <label>Date <input name="date" '
+            'maxlength="10" placeholder="today"></label></p><p><button type="submit">Start recording</button></p>'
+            "</form>\n")
+
+
+def _record_index(request: Request, csrf: str | None, message: str = "", status: int = 200) -> Response:
+    from .. import parse
+
+    items = []
+    for rid, header, answers in _store(request).recordings():
+        names = ", ".join(s.name for s in parse(header).seats)
+        items.append(f'<li><a href="/record/{rid}" class="rt">{text(names)}</a> ({answers} answers)</li>')
+    listed = f"<ol>{''.join(items)}</ol>" if items else "<p>No game is being recorded.</p>"
+    form = _new_game_form(csrf, message) if csrf is not None else '<p><a href="/login">Log in</a> to record a game.</p>'
+    return layout("Record", f"<h1>Games being recorded</h1>{listed}{form}", csrf=csrf, status=status)
+
+
+async def record_index(request: Request) -> Response:
+    return await run_in_threadpool(_record_index, request, _csrf(request))
+
+
+async def record_new(request: Request) -> Response:
+    found = _session(request)
+    if found is None:
+        return layout("Record", '<p class="bad">Recording needs the club key: <a href="/login">log in</a>.</p>',
+                      status=403)
+    csrf = found[1]
+    form = await _form(request, 16384, fields=30)
+    if form is None or not isinstance(form.get("csrf"), str) or not same(str(form.get("csrf")), csrf):
+        return await run_in_threadpool(_record_index, request, csrf, "The form had expired; please try again.", 403)
+
+    def field(name: str) -> str:
+        value = form.get(name) if form is not None else None
+        return " ".join(value.split()) if isinstance(value, str) else ""
+
+    seats = [(field(f"name{k}"), field(f"wonder{k}"), field(f"side{k}")) for k in range(1, 8)]
+    seats = [s for s in seats if s[0] or s[1]]
+    try:
+        header = make_header(seats, field("date"), field("event"))
+    except RecordingError as exc:
+        return await run_in_threadpool(_record_index, request, csrf, str(exc), 422)
+    rid = await run_in_threadpool(_recordings(request).start, header)
+    return RedirectResponse(f"/record/{rid}", status_code=303)
+
+
+def _live(request: Request) -> tuple[int, Live]:
+    rid = int(request.path_params["recording_id"])
+    live = _recordings(request).live(rid)
+    if live is None:
+        raise HTTPException(404, f"there is no recording {rid}")
+    return rid, live
+
+
+def _answer_form(rid: int, csrf: str, typed: str, label: str) -> str:
+    return (f'<form class="inline" method="post" action="/record/{rid}"><input type="hidden" name="csrf" '
+            f'value="{text(csrf)}"><input type="hidden" name="answer" value="{text(typed)}">'
+            f'<button type="submit">{text(label)}</button></form> ')
+
+
+def _record_page(request: Request, csrf: str | None) -> Response:
+    rid, live = _live(request)
+    with live.lock:
+        session = live.session
+        q = session.question()
+        names = ", ".join(s.name for s in session.header.seats)
+        parts = [f'<h1 class="rt">Recording: {text(names)}</h1>']
+        if live.lines:
+            parts.append(f'<pre class="diag">{text(chr(10).join(live.lines))}</pre>')
+        if live.game is not None:
+            parts.append(f'<p class="ok">The game is recorded: <a href="/games/{live.game}">game {live.game}</a>.</p>')
+            parts.append(f'<pre class="diag">{text(chr(10).join(session.sheet_lines()))}</pre>')
+        elif q is not None and csrf is not None:
+            intro = "".join(f"<p>{text(line)}</p>" for line in q.intro)
+            options = "".join(f'<option value="{text(c.text)}">' for c in q.choices[:400])
+            parts.append(
+                f'<h2>{text(q.label)}</h2>{intro}<form method="post" action="/record/{rid}">'
+                f'<input type="hidden" name="csrf" value="{text(csrf)}"><p><label>{text(q.prompt)} '
+                f'<input name="answer" list="choices" maxlength="{MAX_ANSWER_CHARS}" autocomplete="off" autofocus '
+                f'autocapitalize="none"></label> <button type="submit">Enter</button></p>'
+                f'<datalist id="choices">{options}</datalist></form>'
+                f"<p>{_answer_form(rid, csrf, 'undo', 'Undo')}{_answer_form(rid, csrf, 'redo', 'Redo')}</p>")
+        elif q is not None:
+            parts.append(f'<p>Next: {text(q.label)}, {text(q.prompt)} <a href="/login">Log in</a> to answer.</p>')
+        errors = session.findings_lines()
+        if errors:
+            parts.append(f'<h2>Errors recorded</h2><pre class="diag">{text(chr(10).join(errors))}</pre>')
+        parts.append(f'<h2>The record so far</h2><pre class="diag">{text(session.text())}</pre>')
+    return layout("Recording", "".join(parts) + "\n", csrf=csrf)
+
+
+async def record_page(request: Request) -> Response:
+    return await run_in_threadpool(_record_page, request, _csrf(request))
+
+
+async def record_answer(request: Request) -> Response:
+    found = _session(request)
+    if found is None:
+        return layout("Record", '<p class="bad">Recording needs the club key: <a href="/login">log in</a>.</p>',
+                      status=403)
+    form = await _form(request, 4096)
+    sent = None if form is None else form.get("csrf")
+    typed = None if form is None else form.get("answer", "")
+    if not isinstance(sent, str) or not same(sent, found[1]) or not isinstance(typed, str):
+        return layout("Record", '<p class="bad">The form had expired; please answer again.</p>', csrf=found[1],
+                      status=403)
+    rid, live = await run_in_threadpool(_live, request)
+    try:
+        await run_in_threadpool(_recordings(request).answer, rid, live, typed)
+    except RecordingError as exc:
+        return layout("Record", f'<p class="bad">{text(str(exc))}.</p><p><a href="/record/{rid}">Back</a></p>',
+                      csrf=found[1], status=422)
+    return RedirectResponse(f"/record/{rid}", status_code=303)
 
 
 def _upload_form(csrf: str, message: str = "") -> str:
@@ -351,8 +487,13 @@ def create_app(data: str | Path, **starlette: Any) -> ASGIApp:
         Route("/logout", logout, methods=["POST"]),
         Route("/upload", upload_form, methods=["GET"]),
         Route("/upload", upload, methods=["POST"]),
+        Route("/record", record_index, methods=["GET"]),
+        Route("/record", record_new, methods=["POST"]),
+        Route("/record/{recording_id:int}", record_page, methods=["GET"]),
+        Route("/record/{recording_id:int}", record_answer, methods=["POST"]),
     ]
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, **starlette)
     app.state.store = Store(data)
     app.state.login_lock = asyncio.Lock()
+    app.state.recordings = Recordings(app.state.store)
     return SecurityHeaders(app)

@@ -39,6 +39,13 @@ CREATE TABLE IF NOT EXISTS games (
   uploaded TEXT NOT NULL,        -- UTC, ISO 8601
   file TEXT NOT NULL             -- the uploaded file's name, shown only
 );
+CREATE TABLE IF NOT EXISTS recordings (
+  id INTEGER PRIMARY KEY,
+  header TEXT NOT NULL,          -- the new game's 7WN header (roster, date, event), canonical
+  answers TEXT NOT NULL,         -- JSON [typed, ...]: every answer, in order; the session is their replay
+  game INTEGER,                  -- the games row once the record is complete
+  created TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, csrf TEXT NOT NULL, created REAL NOT NULL);
 """
@@ -165,6 +172,40 @@ class Store:
         if player is not None:
             rows = [r for r in rows if any(s[0] == player for s in r.seats)]
         return rows
+
+    # games being recorded at the table
+
+    def add_recording(self, header: str) -> int:
+        created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        with closing(self._connect()) as db:
+            cursor = db.execute("INSERT INTO recordings (header, answers, created) VALUES (?, '[]', ?)",
+                                (header, created))
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    def recording(self, recording_id: int) -> tuple[str, list[str], int | None] | None:
+        """``(header, answers, game id or None)`` of a recording, or ``None`` for no such recording."""
+        rows = self._rows("SELECT header, answers, game FROM recordings WHERE id = ?", recording_id)
+        if not rows:
+            return None
+        return rows[0][0], list(json.loads(rows[0][1])), rows[0][2]
+
+    def add_answer(self, recording_id: int, typed: str) -> None:
+        """Append one answer, committed before the page answers (a restart loses none)."""
+        with closing(self._connect()) as db:
+            db.execute("BEGIN IMMEDIATE")
+            (answers,) = db.execute("SELECT answers FROM recordings WHERE id = ?", (recording_id,)).fetchone()
+            db.execute("UPDATE recordings SET answers = ? WHERE id = ?",
+                       (json.dumps(json.loads(answers) + [typed]), recording_id))
+            db.execute("COMMIT")
+
+    def finish_recording(self, recording_id: int, game_id: int) -> None:
+        self._rows("UPDATE recordings SET game = ? WHERE id = ?", game_id, recording_id)
+
+    def recordings(self) -> list[tuple[int, str, int]]:
+        """The unfinished recordings: ``(id, header, answers so far)``, newest first."""
+        return [(int(r[0]), r[1], len(json.loads(r[2])))
+                for r in self._rows("SELECT id, header, answers FROM recordings WHERE game IS NULL ORDER BY id DESC")]
 
     def count(self) -> int:
         return int(self._rows("SELECT count(*) FROM games")[0][0])
