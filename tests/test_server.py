@@ -519,3 +519,16 @@ def test_recording_needs_the_club_key_and_a_bad_roster_is_explained(client, data
     assert csrf is not None
     bad = client.post("/record", data={"csrf": csrf.group(1), "name1": "Ann", "wonder1": "Atlantis"})
     assert bad.status_code == 422 and "Atlantis" in bad.text and Store(data).recordings() == []
+
+
+def test_a_hostile_seat_name_stays_text_on_the_recording_pages(client):
+    log_in(client)
+    evil = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    target = Record(date="2026.11.29", seats=(Seat(name=evil, wonder="Babylon", side="night"),
+                                              Seat(name="Bob", wonder="Ephesos", side="day"),
+                                              Seat(name="Cyd", wonder="Halikarnassos", side="night")))
+    rid = _new_game(client, target)
+    _answer(client, rid, "lo")
+    for page in (client.get(f"/record/{rid}").text, client.get("/record").text):
+        assert_server_page(page)
+        assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page

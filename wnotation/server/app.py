@@ -1,6 +1,6 @@
-"""The club server's Starlette application: the game list, each game's viewer page, download, upload.
+"""The club server's Starlette application: the game list, each game's viewer page, download, upload, recording.
 
-Reading is public; writing (upload) needs a session opened with the club key. A session is an ``HttpOnly``,
+Reading is public; writing (upload, recording) needs a session opened with the club key. A session is an ``HttpOnly``,
 ``SameSite=Strict`` cookie; every form that writes also carries the session's CSRF token, and the login form a
 double-submit token of its own. Record text is data: every page is built from escaped text
 (:func:`wnotation.viewer.html.text`), each game page is the viewer's own self-contained page, and every response
