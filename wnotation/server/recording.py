@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from ..errors import InputError
 from ..record import Record, Seat, Tag
 from ..recorder.session import Reply, Session
 from .store import Store
@@ -22,7 +23,7 @@ MAX_ANSWERS = 5000
 MAX_ANSWER_CHARS = 500
 
 
-class RecordingError(ValueError):
+class RecordingError(InputError, ValueError):
     """A roster or an answer that cannot be taken: the message says why."""
 
 

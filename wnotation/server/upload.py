@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from ..errors import InputError
 from ..diagnostics import Diagnostic, check_text
 from ..diagnostics.inputs import source_lines
 from ..notation import read_games
@@ -27,7 +28,7 @@ MAX_GAMES = 500
 MAX_LINE_CHARS = 4000
 
 
-class UploadRefused(ValueError):
+class UploadRefused(InputError, ValueError):
     """The file as a whole is refused (too large, not UTF-8, a line too long, too many games, no game)."""
 
 
