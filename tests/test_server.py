@@ -532,3 +532,18 @@ def test_a_hostile_seat_name_stays_text_on_the_recording_pages(client):
     for page in (client.get(f"/record/{rid}").text, client.get("/record").text):
         assert_server_page(page)
         assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_game_being_recorded_reloads_for_those_who_watch_it_only(data):
+    recorder = TestClient(create_app(data))
+    log_in(recorder)
+    target = Record(date="2026.11.29", seats=(Seat(name="Ada", wonder="Babylon", side="night"),
+                                              Seat(name="Bob", wonder="Ephesos", side="day"),
+                                              Seat(name="Cyd", wonder="Halikarnassos", side="night")))
+    rid = _new_game(recorder, target)
+    _answer(recorder, rid, "lo")
+    watcher = TestClient(create_app(data))
+    watched = watcher.get(f"/record/{rid}").text
+    assert '<meta http-equiv="refresh" content="5">' in watched and "Next: I.1 Bob (Ephesos day)" in watched
+    assert 'name="answer"' not in watched  # watching is public, answering is not
+    assert "http-equiv=\"refresh\"" not in recorder.get(f"/record/{rid}").text  # a reload would lose the typing

@@ -69,7 +69,12 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-def layout(title: str, body: str, *, csrf: str | None = None, status: int = 200) -> HTMLResponse:
+#: Seconds between reloads of a game being recorded, for those who watch it (not for the phone answering).
+WATCH_REFRESH = 5
+
+
+def layout(title: str, body: str, *, csrf: str | None = None, status: int = 200,
+           refresh: int | None = None) -> HTMLResponse:
     """A server page: the club's style, a navigation bar (log out when ``csrf``: the session is open), no
     script at all; its policy allows its one style block and forms posted to this server only."""
     style = asset("index.css") + _EXTRA_CSS
@@ -84,7 +89,8 @@ def layout(title: str, body: str, *, csrf: str | None = None, status: int = 200)
             f'<meta http-equiv="Content-Security-Policy" content="{text(policy)}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             '<meta name="referrer" content="no-referrer">\n'
-            f"<title>{text(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n{nav}{body}</body>\n</html>\n")
+            + (f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh is not None else "")
+            + f"<title>{text(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n{nav}{body}</body>\n</html>\n")
     return HTMLResponse(page, status_code=status)
 
 
@@ -342,12 +348,14 @@ def _record_page(request: Request, csrf: str | None) -> Response:
                 f'<datalist id="choices">{options}</datalist></form>'
                 f"<p>{_answer_form(rid, csrf, 'undo', 'Undo')}{_answer_form(rid, csrf, 'redo', 'Redo')}</p>")
         elif q is not None:
-            parts.append(f'<p>Next: {text(q.label)}, {text(q.prompt)} <a href="/login">Log in</a> to answer.</p>')
+            parts.append(f'<p>Next: {text(q.prompt)} (this page reloads every {WATCH_REFRESH} s; '
+                         '<a href="/login">log in</a> to answer)</p>')
         errors = session.findings_lines()
         if errors:
             parts.append(f'<h2>Errors recorded</h2><pre class="diag">{text(chr(10).join(errors))}</pre>')
         parts.append(f'<h2>The record so far</h2><pre class="diag">{text(session.text())}</pre>')
-    return layout("Recording", "".join(parts) + "\n", csrf=csrf)
+        watching = csrf is None and live.game is None
+    return layout("Recording", "".join(parts) + "\n", csrf=csrf, refresh=WATCH_REFRESH if watching else None)
 
 
 async def record_page(request: Request) -> Response:
