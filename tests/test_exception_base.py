@@ -23,12 +23,15 @@ from wnotation.notation.errors import NotationError, NotationSyntaxError
 from wnotation.model.position_checks import PositionError
 from wnotation.recorder.choices import EntryError
 from wnotation.recorder.header import HeaderError
+from wnotation.server.recording import RecordingError
+from wnotation.server.upload import UploadRefused
 
 #: class → the base it had before the common base, which it must keep.
 OLD_BASES: dict[type[Exception], type[Exception]] = {
     ArchiveError: Exception, BGStatsError: ValueError, CatalogError: ValueError, RequestError: ValueError,
     AdapterBroken: RuntimeError, FormatBug: RuntimeError, NotationError: ValueError, PositionError: ValueError,
     EntryError: ValueError, HeaderError: ValueError, IntegrityError: RuntimeError, UnknownRule: KeyError,
+    UploadRefused: ValueError, RecordingError: ValueError,
 }
 
 

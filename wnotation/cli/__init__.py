@@ -59,6 +59,7 @@ COMMAND_MODULES = (
     "bgstats",
     "conformance",
     "lsp",
+    "serve",
 )
 
 for _name in COMMAND_MODULES:
