@@ -14,7 +14,7 @@ import argparse
 import random
 import time
 
-from wnotation import catalog
+from wnotation.model import catalog
 from wnotation.support.gcpolicy import batch_collection
 from wnotation.notation import parse, read_headers, write
 from wnotation.notation import reader

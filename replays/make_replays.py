@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from unittest import mock
 
-from wnotation import record as R
+from wnotation.model import record as R
 from wnotation.model.catalog import (
     BuildFromDiscard,
     FreeFirstCardEachAge,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wnotation import deck
+from wnotation.model import deck
 from wnotation.engine import events as ev
 from wnotation.engine import replay
 from wnotation.engine.bot import draw_wonders, play_game

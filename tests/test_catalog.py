@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from wnotation import catalog
+from wnotation.model import catalog
 from wnotation.model.catalog import (
     MANUFACTURED,
     RAW,

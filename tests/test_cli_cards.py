@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 import wnotation
-from wnotation import catalog, cli
+from wnotation import cli
+from wnotation.model import catalog
 from wnotation.cli import streams
 
 CAT = catalog.load()

@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli_helpers import game_text, run, with_action
-from wnotation import batch, cli
+from wnotation import cli
+from wnotation.diagnostics import batch
 from wnotation.cli import streams
 
 

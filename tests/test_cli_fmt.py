@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import run
-from wnotation import canonical as canonical_module
+from wnotation.formats import canonical as canonical_module
 from wnotation import notation, replay
 from wnotation.formats.canonical import canonical_purchases, purchase_changes, same_replay
 from wnotation.engine.bot import play_game

@@ -14,7 +14,7 @@ from functools import lru_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wnotation import deck
+from wnotation.model import deck
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.engine.deals import holder, revealed

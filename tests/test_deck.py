@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from wnotation import catalog
+from wnotation.model import catalog
 from wnotation.model.catalog import AGE_NUMERALS, CatalogError
 from wnotation.model.deck import (
     HAND_SIZE,
@@ -372,6 +372,6 @@ if __name__ == "__main__":
 
 def test_the_seeded_deal_keeps_its_old_name():
     """deck.Deal is now SeededDeal (a record's stated hands are record.Deal); the old name stays importable."""
-    from wnotation import deck
+    from wnotation.model import deck
 
     assert deck.Deal is deck.SeededDeal and isinstance(deck.deal(3, 1), deck.SeededDeal)

@@ -240,7 +240,7 @@ def test_every_record_on_the_page_reads_and_replays_without_an_error(page):
 def test_every_position_string_on_the_site_reads_and_is_canonical():
     """A ```` ```7wn-position ```` block holds position strings (spec/position.md), one a line, each valid and
     written as the writer writes it."""
-    from wnotation import position_string
+    from wnotation.model import position_string
 
     seen = 0
     for page in PAGES:

@@ -103,3 +103,27 @@ def test_no_moved_module_is_left_at_its_old_place() -> None:
     for old, new in wnotation.MOVED.items():
         assert not (root / (old.split(".", 1)[1] + ".py")).exists()
         assert (root.parent / (new.replace(".", "/") + ".py")).is_file()
+
+
+def test_the_package_itself_imports_no_moved_module_by_its_old_path() -> None:
+    """The old paths are for the library's users; the package and its tests use the new ones (an old path in the
+    package would hide the layer a module belongs to)."""
+    import ast
+
+    root = Path(wnotation.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")) + sorted(root.parent.joinpath("tests").glob("*.py")):
+        package = "wnotation." + ".".join(path.relative_to(root).parent.parts) if path.is_relative_to(root) else ""
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.rstrip(".").split(".") if node.level else []
+                base = base[: len(base) - node.level + 1] if node.level else base
+                target = ".".join(base + ([node.module] if node.module else []))
+                names = [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            found += [f"{path.name}:{node.lineno}: {n}" for n in names if n in wnotation.MOVED]
+    found = [f for f in found if not f.startswith("test_facade.py")]
+    assert found == []

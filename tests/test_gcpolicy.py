@@ -5,7 +5,7 @@ import gc
 
 import pytest
 
-from wnotation import gcpolicy
+from wnotation.support import gcpolicy
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.support.gcpolicy import batch_collection, gc_state

@@ -32,7 +32,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from wnotation import deck
+from wnotation.model import deck
 from wnotation.model.catalog import RESOURCES
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game

@@ -18,7 +18,7 @@ from functools import lru_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wnotation import deck
+from wnotation.model import deck
 from wnotation.model.catalog import AGE_NUMERALS, PlayLastCard, TradeDiscount, load
 from wnotation.engine import Play, events as ev, replay, seats_to_act
 from wnotation.engine.bot import play_game

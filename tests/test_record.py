@@ -87,7 +87,7 @@ def test_actions_listed_out_of_seat_order_keep_their_seats_through_the_text():
 def test_the_renamed_models_keep_their_old_names_and_published_schema_names():
     """record.Purchase is now StatedPurchase (the engine's trade.Purchase is another thing); the old name stays
     importable and JSON and its schema keep the published name."""
-    from wnotation import record
+    from wnotation.model import record
 
     assert record.Purchase is record.StatedPurchase
     schema = record.json_schema()

@@ -14,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wnotation import check, deck, parse, replay, write
+from wnotation import check, parse, replay, write
+
+from wnotation.model import deck
 from wnotation.formats.canonical import canonical_purchases
 from wnotation.model.catalog import load
 from wnotation.engine import legal_actions, pick_options

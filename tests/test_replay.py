@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from wnotation import deck
+from wnotation.model import deck
 from wnotation.engine import replay
 from wnotation.engine import events as ev
 from wnotation.engine.bot import play_game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wnotation import catalog, record
+from wnotation.model import catalog, record
 from wnotation.engine.scoring import (
     CATEGORIES,
     CityView,

@@ -33,7 +33,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 over httpx; eit
     from starlette.testclient import TestClient
 
 import wnotation
-from wnotation.record import Record, Seat
+from wnotation.model.record import Record, Seat
 from wnotation.server import upload as upload_module
 from wnotation.server.app import create_app
 from wnotation.server.keys import hash_key, key_matches

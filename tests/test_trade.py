@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wnotation import catalog
+from wnotation.model import catalog
 from wnotation.model.catalog import RESOURCES
 from wnotation.engine.trade import (
     Prices,

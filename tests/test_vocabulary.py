@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wnotation import vocabulary as v
+from wnotation.model import vocabulary as v
 from wnotation.notation import lexical
 
 GRAMMAR = (Path(__file__).resolve().parents[1] / "grammar" / "7wn.lark").read_text(encoding="utf-8")

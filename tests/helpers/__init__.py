@@ -6,7 +6,7 @@ import string
 
 from hypothesis import strategies as st
 
-from wnotation import catalog
+from wnotation.model import catalog
 from wnotation.model.record import (
     Action,
     Annotation,

@@ -252,7 +252,7 @@ def _recordings(request: Request) -> Recordings:
 
 
 def _new_game_form(csrf: str, message: str = "") -> str:
-    from ..catalog import load
+    from ..model.catalog import load
 
     note = f'<p class="bad">{text(message)}</p>' if message else ""
     wonders = "".join(f'<option value="{text(name)}">' for name in dict.fromkeys(w.name for w in load().wonders))

@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..record import Record, Seat, Tag
+from ..model.record import Record, Seat, Tag
 from ..recorder.session import Reply, Session
 from .store import Store
 
@@ -33,7 +33,7 @@ def make_header(seats: list[tuple[str, str, str]], date: str, event: str) -> Rec
     :class:`RecordingError`."""
     from pydantic import ValidationError
 
-    from ..catalog import CatalogError
+    from ..model.catalog import CatalogError
     from ..recorder.header import HeaderError, date_of, side_of, today, wonder_of
 
     try:

@@ -17,7 +17,7 @@ from ..diagnostics import Diagnostic, check_text
 from ..diagnostics.inputs import source_lines
 from ..notation import read_games
 from ..notation.reader.split import normalise
-from ..record import Record
+from ..model.record import Record
 from .store import NewGame
 
 #: The largest upload (bytes): a club's season of games in one file, far from a memory risk.
