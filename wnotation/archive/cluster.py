@@ -37,7 +37,7 @@ def connect(address: str) -> Any:
     except ImportError:
         raise ArchiveError(f"running on a cluster needs dask.distributed: {CLUSTER_HINT}") from None
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise ArchiveError(f"cannot reach the Dask scheduler at {address}: {' '.join(str(exc).split())}") from None
 

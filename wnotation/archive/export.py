@@ -44,7 +44,7 @@ PIECE_GAMES = 250
 IN_FLIGHT = 4
 
 #: An input: a path, or ``(source name, text)`` for text already read (standard input).
-Input = str | os.PathLike | tuple[str, str]
+Input = str | os.PathLike[str] | tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,13 +277,13 @@ def _run_local(out: str, work: Iterator[Piece], jobs: int, done: Callable[[Piece
         return
     import multiprocessing
     from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     from .. import engine, notation  # noqa: F401  (loaded once, shared by forked workers)
 
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker) as pool:
-        flying: deque = deque()
+        flying: deque[Future[PieceResult]] = deque()
         for piece in work:
             flying.append(pool.submit(export_piece, out, piece))
             while len(flying) >= IN_FLIGHT * jobs:

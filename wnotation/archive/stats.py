@@ -64,7 +64,7 @@ class Report:
 
     name: str
     columns: tuple[str, ...]
-    rows: tuple[tuple, ...]
+    rows: tuple[tuple[Any, ...], ...]
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "columns": list(self.columns),

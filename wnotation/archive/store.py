@@ -230,7 +230,7 @@ def load_parquet(con: Any, out: str | os.PathLike[str], parts: dict[str, list[st
             rel.insert_into(table)
 
 
-def read_table(out: str | os.PathLike[str], table: str) -> list[tuple]:
+def read_table(out: str | os.PathLike[str], table: str) -> list[tuple[Any, ...]]:
     """Every row of ``table`` of a Parquet archive directory (its manifest checked), in key order (for tests and
     comparisons)."""
     from .manifest import verified_parts
@@ -241,11 +241,12 @@ def read_table(out: str | os.PathLike[str], table: str) -> list[tuple]:
         if not files:
             return []
         order = ", ".join(_ident(c) for c in ORDER[table])
-        return con.read_parquet(files).order(order).fetchall()
+        rows: list[tuple[Any, ...]] = con.read_parquet(files).order(order).fetchall()
+        return rows
     finally:
         con.close()
 
 
-def insert_all(con: Any, tables: dict[str, list[tuple]], scratch: str | None = None) -> None:
+def insert_all(con: Any, tables: dict[str, list[tuple[Any, ...]]], scratch: str | None = None) -> None:
     for table in TABLES:
         insert_rows(con, table, tables.get(table, []), scratch)

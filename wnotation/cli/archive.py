@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -105,7 +105,13 @@ REPORTS = ("overview", "wonders", "player_counts", "wonders_by_players", "catego
 PLAYER_REPORTS = ("player", "player_games")
 
 
-class DateType(click.ParamType):
+if TYPE_CHECKING:  # generic from click 8.4 on; pyproject allows 8.1, whose ParamType takes no parameter
+    _DateParam = click.ParamType[date]
+else:
+    _DateParam = click.ParamType
+
+
+class DateType(_DateParam):
     name = "DATE"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> date:

@@ -58,8 +58,8 @@ def replay(record: Record) -> Replay:
 
 def clear_caches() -> None:
     """Forget every memoised answer of the engine (trade questions and solver tables, card facts, interned
-    events, seeded deals, guild lists, card names), e.g. to measure a first replay, or to free memory. Results
-    never change."""
+    events, seeded deals, guild lists, card names) and of the reader and position strings (turn pieces, card
+    spellings, the Ages of card names), e.g. to measure a first replay, or to free memory. Results never change."""
     clear_all()
 
 

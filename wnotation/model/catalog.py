@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Iterator, Literal, Union
+from typing import Any, Iterator, Literal, Union
 
 from ..errors import InputError
 
@@ -27,6 +27,8 @@ AGE_NUMERALS = {1: "I", 2: "II", 3: "III"}
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 SIDES = ("day", "night")
 
+#: A JSON object: the data file's entries as loaded and the JSON-ready dicts this module gives back.
+JsonObject = dict[str, Any]
 Resource = str
 #: Which city an effect looks at: the seat's own or a neighbour's (R-SEAT). The engine's city state is
 #: :class:`wnotation.engine.state.City`.
@@ -139,36 +141,32 @@ Effect = Union[
     PlayLastCard, BuildFromDiscard, FreeFirstOfColour, FreeFirstCardEachAge, FreeLastCardEachAge,
 ]
 
-_POWERS = {
+#: The effect registry: each ``type`` of the data file's effects -> its class, whose fields are the entry's other
+#: keys. Loading (:func:`_effect`) and :func:`effect_data` both read it, so an effect is one class and one line here.
+_EFFECTS: dict[str, type[Effect]] = {
+    "produce": Produce,
+    "points": Points,
+    "shields": Shields,
+    "coins": Coins,
+    "science": Science,
+    "trade_discount": TradeDiscount,
+    "coins_per": CoinsPer,
+    "points_per": PointsPer,
+    "points_if_wonder_complete": PointsIfWonderComplete,
     "play_last_card_each_age": PlayLastCard,
     "build_from_discard": BuildFromDiscard,
     "free_first_card_of_each_colour": FreeFirstOfColour,
     "free_first_card_each_age": FreeFirstCardEachAge,
     "free_last_card_each_age": FreeLastCardEachAge,
 }
+_KINDS: dict[type[Effect], str] = {cls: kind for kind, cls in _EFFECTS.items()}
 
 
-def _effect(data: dict) -> Effect:
-    kind = data["type"]
-    if kind == "produce":
-        return Produce(tuple(data["choices"]), data["amount"], data["tradable"])
-    if kind == "points":
-        return Points(data["amount"])
-    if kind == "shields":
-        return Shields(data["amount"])
-    if kind == "coins":
-        return Coins(data["amount"])
-    if kind == "science":
-        return Science(data["symbol"])
-    if kind == "trade_discount":
-        return TradeDiscount(tuple(data["resources"]), tuple(data["neighbours"]), data["price"])
-    if kind == "coins_per":
-        return CoinsPer(tuple(data["counts"]), data["each"], tuple(data["cities"]))
-    if kind == "points_per":
-        return PointsPer(tuple(data["counts"]), data["each"], tuple(data["cities"]))
-    if kind == "points_if_wonder_complete":
-        return PointsIfWonderComplete(data["amount"])
-    return _POWERS[kind]()
+def _effect(data: JsonObject) -> Effect:
+    """The effect of one data-file entry: the registry's class for its ``type``, its other keys the fields (lists
+    become tuples, so that effects stay frozen and hashable)."""
+    fields: JsonObject = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "type"}
+    return _EFFECTS[data["type"]](**fields)
 
 
 def _join(words: tuple[str, ...] | list[str], last: str = "and") -> str:
@@ -180,13 +178,15 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-_CITIES = {
+_CITIES: dict[tuple[CityRef, ...], str] = {
     ("self",): "your city",
     ("left",): "your left neighbour's city",
     ("right",): "your right neighbour's city",
     ("left", "right"): "both neighbours' cities",
     ("self", "left", "right"): "your city and both neighbours' cities",
 }
+
+_NEIGHBOURS: dict[tuple[CityRef, ...], str] = {("left",): "the left neighbour", ("right",): "the right neighbour"}
 
 
 def _counted(counts: tuple[str, ...]) -> str:
@@ -211,9 +211,7 @@ def describe(effect: Effect) -> str:
             return "science symbol of your choice (end of game)" if symbol == "any" else f"science symbol: {symbol}"
         case TradeDiscount(resources, neighbours, price):
             kind = {RAW: "raw materials", MANUFACTURED: "manufactured goods"}.get(resources, _join(resources))
-            whom = {("left",): "the left neighbour", ("right",): "the right neighbour"}.get(
-                neighbours, "either neighbour"
-            )
+            whom = _NEIGHBOURS.get(neighbours, "either neighbour")
             return f"{kind} bought from {whom} cost {_plural(price, 'coin')}"
         case CoinsPer(counts, each, cities):
             return f"{_plural(each, 'coin')} per {_counted(counts)} in {_CITIES[cities]} (once, when built)"
@@ -234,13 +232,9 @@ def describe(effect: Effect) -> str:
     raise TypeError(f"not an effect: {effect!r}")
 
 
-def effect_data(effect: Effect) -> dict:
+def effect_data(effect: Effect) -> JsonObject:
     """The effect as a JSON-ready dict in the data file's schema (the inverse of loading); a fresh dict."""
-    for kind, cls in _POWERS.items():
-        if type(effect) is cls:
-            return {"type": kind}
-    kind = re.sub(r"(?<!^)(?=[A-Z])", "_", type(effect).__name__).lower()
-    data: dict = {"type": kind}
+    data: JsonObject = {"type": _KINDS[type(effect)]}
     for field in effect.__dataclass_fields__:
         value = getattr(effect, field)
         data[field] = list(value) if isinstance(value, tuple) else value
@@ -268,7 +262,7 @@ class Cost:
         return " + ".join(parts) if parts else "free"
 
 
-def _cost(data: dict) -> Cost:
+def _cost(data: JsonObject) -> Cost:
     unknown = set(data) - set(RESOURCES) - {"coins"}
     assert not unknown, unknown
     return Cost(data.get("coins", 0), tuple((r, data[r]) for r in RESOURCES if data.get(r)))
@@ -334,7 +328,7 @@ def normalise(name: str) -> str:
 class Catalog:
     """Every card design, guild and Wonder side, with lookup by printed name. Build it with :func:`load`."""
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: JsonObject) -> None:
         raw_cards = data["cards"]
         chain_to: dict[str, list[str]] = {}
         for c in raw_cards:
@@ -367,7 +361,7 @@ class Catalog:
             for w in data["wonders"]
         )
         self.edition: str = data["edition"]
-        self.disputed: tuple[dict, ...] = tuple(data.get("disputed", ()))
+        self.disputed: tuple[JsonObject, ...] = tuple(data.get("disputed", ()))
         self.guilds: tuple[Card, ...] = tuple(c for c in self.cards if c.is_guild)
         self._by_key: dict[tuple[str, int], Card] = {(normalise(c.name), c.age): c for c in self.cards}
         self._names: dict[str, str] = {normalise(c.name): c.name for c in self.cards}
@@ -465,12 +459,12 @@ def _unknown(kind: str, name: str, table: dict[str, str]) -> CatalogError:
     return CatalogError(f"unknown {kind} {name!r}{hint}", name=name, suggestion=suggestion)
 
 
-def cost_data(cost: Cost) -> dict:
+def cost_data(cost: Cost) -> JsonObject:
     """The cost as JSON-ready data: ``{"coins": n, "resources": {resource: units}}``; a fresh dict."""
     return {"coins": cost.coins, "resources": dict(cost.resources)}
 
 
-def card_data(card: Card) -> dict:
+def card_data(card: Card) -> JsonObject:
     """One card design as JSON-ready data (what ``wnotation cards --json`` prints); a fresh dict.
 
     ``copies_by_players`` maps "3".."7" to the copies in that deck (all 0 for a guild: N+2 guilds are drawn).
@@ -491,7 +485,7 @@ def card_data(card: Card) -> dict:
     }
 
 
-def wonder_data(side: WonderSide) -> dict:
+def wonder_data(side: WonderSide) -> JsonObject:
     """One Wonder side as JSON-ready data; a fresh dict."""
     return {
         "name": side.name,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import AGE_NUMERALS, Card, CatalogError, load
 from .deck import SHUFFLE_ALGORITHM
+from ..support.memo import Memo, memo
 from .position_checks import CHECKS, PileWritten, PositionError, SeatSetup, SeatWritten, Setup, checked, start_problem
 from .vocabulary import Address, age_of_numeral
 
@@ -121,8 +122,8 @@ def _key(word: str) -> str:
 
 
 #: The Ages in which each printed card name is printed (three names are printed in two): catalogue data, filled
-#: from the catalogue on first use and never changed after.
-_AGES_OF_NAME: dict[str, tuple[int, ...]] = {}
+#: from the catalogue whenever it is empty (first use, or after :func:`wnotation.support.memo.clear_all`).
+_AGES_OF_NAME: Memo[str, tuple[int, ...]] = memo("position strings: the Ages of each printed card name", 256)
 
 
 def _default_age(name: str, age: int) -> int:

@@ -12,6 +12,7 @@ import tempfile
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 from lark import Lark, Transformer
 
@@ -37,7 +38,11 @@ def _cache_option() -> bool:
         return False
 
 
-def build(transformer: Transformer | None = None, *, strict: bool = False, cache_: bool = True) -> Lark:
+_Leaf = TypeVar("_Leaf")
+_Result = TypeVar("_Result")
+
+
+def build(transformer: Transformer[_Leaf, _Result] | None = None, *, strict: bool = False, cache_: bool = True) -> Lark:
     """A fresh LALR parser with the contextual lexer; ``strict=True`` needs the ``interegular`` package.
 
     With a ``transformer`` the parser is tree-less: ``parse`` returns what the transformer's ``start``

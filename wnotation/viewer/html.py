@@ -51,7 +51,7 @@ def page_data(document_text: str) -> dict[str, Any]:
     m = _DATA_RE.search(document_text)
     if m is None:
         raise ValueError("not a wnotation viewer page: no embedded game data")
-    data = json.loads(m.group(1))
+    data: dict[str, Any] = json.loads(m.group(1))
     if "source" not in data:
         data["source"] = "".join(value for _, value in data["tokens"])
     return data

@@ -8,8 +8,10 @@ card names (a name is any run of name words).
 
 from __future__ import annotations
 
-from pygments.lexer import RegexLexer, bygroups, default, include
-from pygments.token import (
+from typing import Mapping, Protocol
+
+from pygments.lexer import RegexLexer, bygroups, default, include  # type: ignore[import-untyped]
+from pygments.token import (  # type: ignore[import-untyped]
     Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Whitespace,
 )
 
@@ -29,7 +31,7 @@ _COMMENT = r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}"
 _ATAG = r"\[%[A-Za-z][A-Za-z0-9_\-]*(?:[ \t][^\]\\]*(?:\\[\s\S][^\]\\]*)*)?\]"
 
 
-class SevenWNLexer(RegexLexer):
+class SevenWNLexer(RegexLexer):  # type: ignore[misc]  # RegexLexer is untyped (no Pygments stubs)
     """7WN, the notation for games of 7 Wonders (2nd edition)."""
 
     name = "7WN"
@@ -141,7 +143,15 @@ def tokens(text: str) -> list[list[str]]:
     return out
 
 
-def _short(kind, table) -> str:
+class _TokenType(Protocol):
+    """What :func:`_short` reads of a Pygments token type (Pygments has no stubs): its parent, ``None`` at the
+    root."""
+
+    @property
+    def parent(self) -> _TokenType | None: ...
+
+
+def _short(kind: _TokenType, table: Mapping[_TokenType, str]) -> str:
     """The short name of ``kind`` or of its nearest ancestor that has one (``Name.Label`` → ``nl``)."""
     while kind not in table and kind.parent is not None:
         kind = kind.parent

@@ -144,7 +144,7 @@ def build_site(inputs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[
             report.unreadable.append((str(path), unreadable_reason(exc)))
             continue
         games = list(read_games(text, source=str(path)))
-        pieces = game_pieces(text, 1)
+        pieces: Sequence[tuple[str | None, int]] = game_pieces(text, 1)
         if len(pieces) != len(games):  # text before the first game, or none: embed the canonical text
             pieces = [(None, 0)] * len(games)
         many = len(games) > 1

@@ -7,7 +7,7 @@ Every token inherits a colour from ``Token`` unless it names its own, so no clas
 
 from __future__ import annotations
 
-# Pygments ships no type information (the lexer module has the same three lines in tests/mypy-baseline.txt)
+# Pygments ships no type information (the lexer module has the same ignores, narrowed to their error codes)
 from pygments.style import Style  # type: ignore[import-untyped]
 from pygments.token import (  # type: ignore[import-untyped]
     Comment, Error, Generic, Keyword, Name, Number, Operator, Punctuation, String, Text, Token, Whitespace)

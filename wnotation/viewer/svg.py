@@ -148,9 +148,9 @@ def chart_svg(replay: Replay, at: str | None = None, *, title: str | None = None
         body.append(f'<g><title>{xml_text(names[i])}</title><text x="{left - 8}" y="{y + 2 * bar}" font-size="12" '
                     f'text-anchor="end" fill="#1d1d1f">{xml_text(_short(names[i], 16))}</text></g>\n')
         for k, v in enumerate(r):
-            x = zero + v * scale if v < 0 else zero
+            bar_x = zero + v * scale if v < 0 else zero
             w = max(abs(v) * scale, 0.5)
-            body.append(f'<rect x="{x:.1f}" y="{y + k * bar}" width="{w:.1f}" height="{bar - 2}" '
+            body.append(f'<rect x="{bar_x:.1f}" y="{y + k * bar}" width="{w:.1f}" height="{bar - 2}" '
                         f'fill="{AGE_COLOURS[k]}"/>\n')
             if v:
                 body.append(f'<text x="{zero + max(v, 0) * scale + 4:.1f}" y="{y + k * bar + bar - 3}" '

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from ...model import catalog as _catalog
+from ...support.memo import Memo, memo
 from ...model.record import (
     EDITION,
     FORMAT_VERSION,
@@ -54,7 +55,7 @@ _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 # One fields-set per class, shared by the models made here: they are frozen, so nothing adds to it, and pydantic's
 # ``model_copy`` copies it before updating.
-_FIELDS: dict[type, set[str]] = {}
+_FIELDS: Memo[type, set[str]] = memo("reader: field names of each Record model", 64)
 
 
 def make(cls: type[_M], fields: dict[str, Any]) -> _M:
@@ -65,7 +66,7 @@ def make(cls: type[_M], fields: dict[str, Any]) -> _M:
     _set_dict(obj, fields)
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = set(cls.model_fields)  # type: ignore[attr-defined]
+        names = _FIELDS.put(cls, set(cls.model_fields))  # type: ignore[attr-defined]
     _set_fields(obj, names)
     _set_extra(obj, None)
     _set_private(obj, None)
@@ -190,8 +191,7 @@ class Game:
                 raise self.error(UnknownNameError, f"unknown card {text!r}: to {USE_OF_VERB[verb]} write '{verb}' "
                                  f"and the card ('{verb} ?' for an unseen one)", at, rule="unknown-card") from None
             raise self.error(UnknownNameError, str(exc), at, rule="unknown-card", suggestion=exc.suggestion) from None
-        card_names()[text] = printed
-        return printed
+        return card_names().put(text, printed)
 
     def seat(self, text: str, at: int) -> int:
         """The seat number (1-based) that ``text`` (a name or ``#N``, written at ``at``) refers to."""

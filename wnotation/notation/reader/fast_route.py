@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...support.memo import Memo, memo
 from ...model.record import CoinsPaid, Record
 from ...model.vocabulary import BASE_RESULT_FIELDS, LINE_FIELDS
 from .. import lexical
@@ -88,9 +89,9 @@ def lex_header(text: str) -> tuple[list[TagEntry], int, int]:
 
 
 #: Decoded pieces (an action's text between bars, blanks included) without a seat prefix, by their text: the
-#: same few hundred occur again and again. Their positions are relative to the piece.
-PIECES: dict[str, Draft] = {}
-_PIECES_MAX = 1 << 14
+#: same few hundred occur again and again. Their positions are relative to the piece. Full, it takes no more.
+PIECES: Memo[str, Draft] = memo("reader: turn pieces as written", 1 << 14)
+_PIECES_MAX = PIECES.limit
 
 
 def read_body(g: Game, pos: int, line: int) -> Record | None:

@@ -4,9 +4,8 @@ suggestion keeps the action's kind), and the spellings already matched. Nothing 
 
 from __future__ import annotations
 
-from functools import cache
-
 from ...model import catalog as _catalog
+from ...support.memo import Memo, memo
 
 # Words a player may write for the kind of an action, by the notation's way to write that kind ("" builds).
 VERB_WORDS = {
@@ -41,10 +40,15 @@ def verb_meant(text: str) -> tuple[str, str] | None:
     return None
 
 
-@cache
-def card_names() -> dict[str, str]:
-    """Spelling → printed card name, filled as names are met (the catalogue's matching is the reference)."""
-    return {card.name: card.name for card in _catalog.load().cards}
+_CARD_NAMES: Memo[str, str] = memo("reader: card names as written", 1 << 12)
+
+
+def card_names() -> Memo[str, str]:
+    """Spelling → printed card name, filled as names are met (the catalogue's matching is the reference, and
+    ``put`` bounds what odd spellings add); the printed names come back whenever it is empty."""
+    if not _CARD_NAMES:
+        _CARD_NAMES.update({card.name: card.name for card in _catalog.load().cards})
+    return _CARD_NAMES
 
 
 #: Cards of the first edition's base game that the second edition (2020) does not have, by their matching key
