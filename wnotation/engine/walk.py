@@ -143,12 +143,19 @@ class _Line:
         prior = self.previous.get(label)
         if prior is not None:
             return self.positions[prior]
-        # a variation's first turn: the position it branches from, on the line it branches from
+        # a variation's first turn: the position it branches from, on the nearest line it branches from that has
+        # it (a nested variation's parent starts at the same turn)
         age, _, number = label.partition(".")
-        if self.parent is None or not number.isdigit():
+        if not number.isdigit():
             return None
-        back = 6 if number == "7" else int(number) - 1
-        return self.parent.at(f"{age}.{back}")
+        back = f"{age}.{6 if number == '7' else int(number) - 1}"
+        line = self.parent
+        while line is not None:
+            got = line.at(back)
+            if got is not None:
+                return got
+            line = line.parent
+        return None
 
 
 def walk(played: Replay, visitor: Visitor) -> None:
