@@ -20,6 +20,7 @@ from ..record import NO_ANNOTATION, UNKNOWN, Record, StatedPurchase, position_ta
 from ..engine import Replay, replay
 from ..engine.results import VariationReplay
 from ..engine.walk import Battle, SeatOutcome, TurnView, Visitor, walk
+from .rowtypes import FindingRow, GameRow, HandRow, MilitaryRow, PlayRow
 from .schema import TABLES, game_id, unread_id
 
 #: One row of a table, its values in the table's column order (schema.TABLES).
@@ -109,13 +110,18 @@ def _game_row(gid: int, kind: str | None, source: str, index: int, line: int, he
         g = head.guilds  # type: ignore[attr-defined]
         guilds = None if g is None else list(g)
         players = len(head.seats)  # type: ignore[attr-defined]
-    return (gid, kind, source, index, line, read, complete, players, date_text, _played_on(date_text), event, site,
-            json.dumps(tags, ensure_ascii=False), seed_alg, seed, guilds, turns, actions, results_stated,
-            results_match, counts["error"], counts["warning"], counts["note"])
+    return GameRow(
+        game_id=gid, kind=kind, file=source, game_number=index, start_line=line, readable=read, complete=complete,
+        players=players, date_text=date_text, played_on=_played_on(date_text), event_name=event, site=site,
+        tags=json.dumps(tags, ensure_ascii=False), seed_algorithm=seed_alg, seed=seed, guild_list=guilds,
+        turns=turns, actions=actions, results_stated=results_stated, results_match=results_match,
+        error_count=counts["error"], warning_count=counts["warning"], note_count=counts["note"])
 
 
 def _finding_rows(gid: int, diagnostics: Sequence[object]) -> list[Row]:
-    return [(gid, d.address, d.seat, d.rule, d.severity, d.kind, d.message, d.line, d.column)  # type: ignore
+    return [FindingRow(game_id=gid, finding_address=d.address, seat=d.seat, rule_id=d.rule,  # type: ignore
+                       severity=d.severity, finding_kind=d.kind, message=d.message,  # type: ignore
+                       finding_line=d.line, finding_column=d.column)  # type: ignore
             for d in diagnostics]
 
 
@@ -153,7 +159,8 @@ class _Seen(Visitor):
 
     def end_age(self, age: int, battles: tuple[Battle, ...]) -> None:
         if not self.depth:
-            self.military += [(self.gid, age, b.seat, b.opponent, b.token, b.result) for b in battles]
+            self.military += [MilitaryRow(game_id=self.gid, age=age, seat=b.seat, opponent=b.opponent,
+                                          token=b.token, conflict_result=b.result) for b in battles]
 
 
 def _plays(record: Record, seen: _Seen, gid: int, line0: int, errors_at: dict[tuple[int, int], int],
@@ -187,9 +194,13 @@ def _plays(record: Record, seen: _Seen, gid: int, line0: int, errors_at: dict[tu
             card_name = None if a.card == UNKNOWN else a.card
             stated = a.purchase
             if play is None or play.placed is None:
-                append((gid, age, number, seat, address, a.use, card_name, None, None, None, missed, None, 0, 0, 0,
-                        None, None, stated is not None, 0, extra, False, None, None, None, False, errors, annotated,
-                        ann.glyph, line, column))
+                append(PlayRow(
+                    game_id=gid, age=age, turn=number, seat=seat, address=address, play_action=a.use, card=card_name,
+                    card_key=None, colour=None, stage=None, outcome=missed, free_by=None, bank_coins=0, left_coins=0,
+                    right_coins=0, left_units=None, right_units=None, purchase_stated=stated is not None, income=0,
+                    extra_turn=extra, kept_last=False, discarded_card=None, picked_card=None, picked_key=None,
+                    pick_declined=False, play_errors=errors, annotated=annotated, glyph=ann.glyph, play_line=line,
+                    play_column=column))
                 continue
             card = play.card
             outcome = play.placed
@@ -203,16 +214,16 @@ def _plays(record: Record, seen: _Seen, gid: int, line0: int, errors_at: dict[tu
                 units_l, units_r = list(play.bought_left), list(play.bought_right)
             last = play.last
             pick = play.pick
-            append((
-                gid, age, number, seat, address, a.use, card_name, None if card is None else card.key,
-                None if card is None else card.colour, stage, outcome,
-                free, play.bank, play.left, play.right, units_l, units_r, stated is not None,
-                play.income, extra, six and play.kept_last,
-                None if play.kept_last or last is None else last.name,
-                None if pick is None else pick.name, None if pick is None else pick.key,
-                play.declined,
-                errors, annotated, ann.glyph, line, column,
-            ))
+            append(PlayRow(
+                game_id=gid, age=age, turn=number, seat=seat, address=address, play_action=a.use, card=card_name,
+                card_key=None if card is None else card.key, colour=None if card is None else card.colour,
+                stage=stage, outcome=outcome, free_by=free, bank_coins=play.bank, left_coins=play.left,
+                right_coins=play.right, left_units=units_l, right_units=units_r, purchase_stated=stated is not None,
+                income=play.income, extra_turn=extra, kept_last=six and play.kept_last,
+                discarded_card=None if play.kept_last or last is None else last.name,
+                picked_card=None if pick is None else pick.name, picked_key=None if pick is None else pick.key,
+                pick_declined=play.declined, play_errors=errors, annotated=annotated, glyph=ann.glyph,
+                play_line=line, play_column=column))
     return len(rows) - before
 
 
@@ -237,7 +248,8 @@ def _hand_rows(record: Record, played: Replay, gid: int) -> list[Row]:
             continue
         for k, hand in enumerate(hands):
             if hand:
-                out.append((gid, turn.age, turn.number, k + 1, [None if c is None else c.key for c in hand]))
+                out.append(HandRow(game_id=gid, age=turn.age, turn=turn.number, seat=k + 1,
+                                   held=[None if c is None else c.key for c in hand]))
     return out
 
 
