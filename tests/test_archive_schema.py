@@ -133,3 +133,31 @@ def test_without_duckdb_the_package_works_and_the_archive_commands_say_what_to_i
     assert "install wnotation[analytics]" in result.stderr
     result = run("stats", str(replays), code=2)
     assert "install wnotation[analytics]" in result.stderr
+
+
+def test_row_types_are_the_tables_columns() -> None:
+    """Each named row type (archive/rowtypes.py) has exactly its table's columns, in order: the row builder
+    fills rows by column name, so a schema change that forgets the rows fails here."""
+    from wnotation.archive.rowtypes import ROW_TYPES
+    from wnotation.archive.schema import TABLES
+
+    assert set(ROW_TYPES) == set(TABLES)
+    for table, row in ROW_TYPES.items():
+        assert row._fields == tuple(name for name, _ in TABLES[table]), table  # type: ignore[attr-defined]
+
+
+def test_rows_built_by_name() -> None:
+    """The plays, military, hands, findings and games rows of a game are the named types, equal to their values."""
+    from wnotation.archive.rows import game_rows
+    from wnotation.archive.rowtypes import ROW_TYPES
+    from wnotation.engine import replay
+    from wnotation.notation import parse
+
+    record = parse((Path(__file__).resolve().parent.parent / "replays/3p-babylon-halikarnassos-olympia.7wn")
+                   .read_text(encoding="utf-8"))
+    rows = game_rows(record, replay(record), gid=1, source="x", index=1, hands=True)
+    for table in ("plays", "military", "hands", "findings", "games"):
+        got = rows.tables[table]
+        assert (got or table == "findings") and all(type(r) is ROW_TYPES[table] for r in got), table
+    play = rows.tables["plays"][0]
+    assert play.address == "I.1" and play == tuple(play)  # type: ignore[attr-defined]

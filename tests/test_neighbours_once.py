@@ -13,7 +13,7 @@ PACKAGE = Path(wnotation.__file__).parent
 #: ``seat % n + 1``, ``(seat - 2) % n``, ``cities[(i + 1) % n]`` and the like, with any names.
 ARITHMETIC = re.compile(r"%\s*\w+\s*\+\s*1\b|\(\s*[\w.]+\s*-\s*2\s*\)\s*%|\(\s*\w+\s*[+-]\s*1\s*\)\s*%\s*\w+\s*\]")
 HOME = "model/vocabulary.py"
-NOT_YET = {"archive/rows.py": "becomes a visitor of the engine's walk (issue 30 item 1)"}
+NOT_YET: dict[str, str] = {}
 #: Seat arithmetic that is not about neighbours: R-PASS moves a hand several seats on by the turn.
 NOT_NEIGHBOURS = {"engine/deals.py"}
 

@@ -1,24 +1,26 @@
 """Archive rows from the engine: one game's Record and Replay become rows of games, seats, plays, military and
 findings (column order as in :mod:`.schema`), and a piece of a file becomes the rows of its games.
 
-A client of the Replay API (events, findings, score sheet): nothing here decides a rule or asks the engine a
-question again. What a purchase paid and bought is read from the replay's payment events (``CoinsPaid`` carries
-the units its coins bought, whichever way the record states the purchase, or the engine's choice when it leaves
-it out, R-TRADE-MINIMAL). Writing the rows is :mod:`.store`'s job. No DuckDB here: rows are plain tuples.
+A visitor of the engine's walk (:mod:`wnotation.engine.walk`: each turn's seat outcomes, each Age's battles)
+and a reader of the findings and score sheet: nothing here decides a rule or reads an event. What a purchase paid
+and bought is the outcome's (the units its coins bought, whichever way the record states the purchase, or the
+engine's choice when it leaves it out, R-TRADE-MINIMAL). Writing the rows is :mod:`.store`'s job. No DuckDB here: rows are plain tuples.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from ..model.catalog import AGE_NUMERALS as _NUMERALS, Card
+from ..model.catalog import AGE_NUMERALS as _NUMERALS
 from ..model.record import NO_ANNOTATION, UNKNOWN, Record, StatedPurchase, position_tag
 from ..engine import Replay, replay
-from ..engine import events as ev
+from ..engine.results import VariationReplay
+from ..engine.walk import Battle, SeatOutcome, TurnView, Visitor, walk
+from .rowtypes import FindingRow, GameRow, HandRow, MilitaryRow, PlayRow
 from .schema import TABLES, game_id, unread_id
 
 #: One row of a table, its values in the table's column order (schema.TABLES).
@@ -26,7 +28,6 @@ Row = tuple[Any, ...]
 
 __all__ = ["Rows", "file_rows", "game_rows", "piece_rows"]
 
-_PLACED = (ev.CardBuilt, ev.StageBuilt, ev.CardSold, ev.CardDiscarded)
 _NOTHING = ((), ())
 
 
@@ -109,13 +110,18 @@ def _game_row(gid: int, kind: str | None, source: str, index: int, line: int, he
         g = head.guilds  # type: ignore[attr-defined]
         guilds = None if g is None else list(g)
         players = len(head.seats)  # type: ignore[attr-defined]
-    return (gid, kind, source, index, line, read, complete, players, date_text, _played_on(date_text), event, site,
-            json.dumps(tags, ensure_ascii=False), seed_alg, seed, guilds, turns, actions, results_stated,
-            results_match, counts["error"], counts["warning"], counts["note"])
+    return GameRow(
+        game_id=gid, kind=kind, file=source, game_number=index, start_line=line, readable=read, complete=complete,
+        players=players, date_text=date_text, played_on=_played_on(date_text), event_name=event, site=site,
+        tags=json.dumps(tags, ensure_ascii=False), seed_algorithm=seed_alg, seed=seed, guild_list=guilds,
+        turns=turns, actions=actions, results_stated=results_stated, results_match=results_match,
+        error_count=counts["error"], warning_count=counts["warning"], note_count=counts["note"])
 
 
 def _finding_rows(gid: int, diagnostics: Sequence[object]) -> list[Row]:
-    return [(gid, d.address, d.seat, d.rule, d.severity, d.kind, d.message, d.line, d.column)  # type: ignore
+    return [FindingRow(game_id=gid, finding_address=d.address, seat=d.seat, rule_id=d.rule,  # type: ignore
+                       severity=d.severity, finding_kind=d.kind, message=d.message,  # type: ignore
+                       finding_line=d.line, finding_column=d.column)  # type: ignore
             for d in diagnostics]
 
 
@@ -126,112 +132,38 @@ def _tally(diagnostics: Sequence[object]) -> dict[str, int]:
     return counts
 
 
-class _Play:
-    """What the events of one turn say about one seat: its placement (the first, ``None`` if it placed none),
-    the coins it paid to the bank and to each neighbour and the units those bought, its income, turn 6's last
-    card (``False``: kept), and the build from the discard pile its play earned (R-HALI)."""
+class _Seen(Visitor):
+    """The main line's turns by ``(age, turn)``, each its seats' outcomes (the engine's walk), the stages each seat
+    built and the military rows. Variations are not archived."""
 
-    __slots__ = ("placed", "bank", "left", "right", "bought_left", "bought_right", "income", "last", "pick",
-                 "declined")
-
-    def __init__(self, placed: ev.Event | None) -> None:
-        self.placed = placed
-        self.bank = self.left = self.right = self.income = 0
-        self.bought_left: tuple[str, ...] = ()
-        self.bought_right: tuple[str, ...] = ()
-        self.last: Card | None | bool = False
-        self.pick: Card | None = None
-        self.declined = False
-
-
-#: A turn's plays by seat.
-_Turn = dict[int, _Play]
-
-
-class _Events:
-    """One pass over a replay's events: each turn's plays by ``(age, turn)``, the stages each seat built and the
-    military rows. Picks and their income after turn 1-5 belong to that turn; after the last turn of an Age to
-    the seat's extra-turn stage if it built one there, else to its turn-6 play (R-HALI-LAST)."""
-
-    def __init__(self, played: Replay, gid: int, n: int) -> None:
-        self.turns: dict[tuple[int, int], _Turn] = {}
+    def __init__(self, gid: int, n: int) -> None:
+        self.gid = gid
+        self.turns: dict[tuple[int, int], Mapping[int, SeatOutcome]] = {}
         self.stages = [0] * n
         self.military: list[Row] = []
-        turns, stages, military = self.turns, self.stages, self.military
-        open_: _Turn | None = None
-        done: _Turn | None = None  # the turn resolved last, while no placement of the next one has come
-        done_key = (0, 0)
-        fought: dict[tuple[int, int], int] = {}
-        for e in played.events:
-            kind = type(e)
-            if kind in _PLACED:
-                seat = e.seat  # type: ignore[union-attr]
-                if open_ is None:
-                    open_, done = {}, None
-                play = _at(open_, seat)
-                if play.placed is None:
-                    play.placed = e
-                    if kind is ev.StageBuilt:
-                        stages[seat - 1] += 1
-                elif kind is ev.CardDiscarded:
-                    play.last = e.card  # type: ignore[union-attr]
-            elif kind is ev.CoinsPaid:  # it follows its seat's placement, in the open turn
-                seat, to = e.seat, e.to  # type: ignore[union-attr]
-                play = open_[seat]  # type: ignore[index]
-                if to is None:
-                    play.bank += e.amount  # type: ignore[union-attr]
-                elif to == seat % n + 1:
-                    play.left += e.amount  # type: ignore[union-attr]
-                    play.bought_left += e.units  # type: ignore[union-attr]
-                else:
-                    play.right += e.amount  # type: ignore[union-attr]
-                    play.bought_right += e.units  # type: ignore[union-attr]
-            elif kind is ev.CoinsGained:
-                seat = e.seat  # type: ignore[union-attr]
-                into = open_ if open_ is not None else self._earner(done, done_key, seat)
-                if into is not None:
-                    _at(into, seat).income += e.amount  # type: ignore[union-attr]
-            elif kind is ev.TurnResolved:
-                done_key = (e.age, e.turn)  # type: ignore[union-attr]
-                turns[done_key] = done = open_ if open_ is not None else {}
-                open_ = None
-            elif kind is ev.PickedFromDiscard or kind is ev.PickDeclined:
-                seat = e.seat  # type: ignore[union-attr]
-                into = self._earner(done, done_key, seat)
-                if into is not None:
-                    if kind is ev.PickedFromDiscard:
-                        _at(into, seat).pick = e.card  # type: ignore[union-attr]
-                    else:
-                        _at(into, seat).declined = True
-            elif kind is ev.ConflictResolved:
-                fought[(e.seat, e.opponent)] = e.token  # type: ignore[union-attr]
-            elif kind is ev.AgeEnded:
-                for seat in range(1, n + 1):
-                    for other in (seat % n + 1, (seat - 2) % n + 1):
-                        token = fought.get((seat, other), 0)
-                        result = "victory" if token > 0 else "defeat" if token < 0 else "tie"
-                        military.append((gid, e.age, seat, other, token, result))  # type: ignore[union-attr]
-                fought = {}
-                done = None
+        self.depth = 0
 
-    def _earner(self, done: _Turn | None, key: tuple[int, int], seat: int) -> _Turn | None:
-        if done is None:
-            return None
-        if key[1] == 7:
-            play = done.get(seat)
-            if play is None or type(play.placed) is not ev.StageBuilt:
-                return self.turns.get((key[0], 6))
-        return done
+    def begin_variation(self, variation: VariationReplay) -> None:
+        self.depth += 1
+
+    def end_variation(self, variation: VariationReplay) -> None:
+        self.depth -= 1
+
+    def turn(self, turn: TurnView) -> None:
+        if self.depth:
+            return
+        self.turns[(turn.age, turn.number)] = turn.seats
+        for seat, out in turn.seats.items():
+            if out.placed == "staged":
+                self.stages[seat - 1] += 1
+
+    def end_age(self, age: int, battles: tuple[Battle, ...]) -> None:
+        if not self.depth:
+            self.military += [MilitaryRow(game_id=self.gid, age=age, seat=b.seat, opponent=b.opponent,
+                                          token=b.token, conflict_result=b.result) for b in battles]
 
 
-def _at(turn: _Turn, seat: int) -> _Play:
-    play = turn.get(seat)
-    if play is None:
-        play = turn[seat] = _Play(None)
-    return play
-
-
-def _plays(record: Record, seen: _Events, gid: int, line0: int, errors_at: dict[tuple[int, int], int],
+def _plays(record: Record, seen: _Seen, gid: int, line0: int, errors_at: dict[tuple[int, int], int],
            rows: list[Row]) -> int:
     """Append a plays row for each action of ``record`` to ``rows``; returns how many."""
     before = len(rows)
@@ -261,43 +193,37 @@ def _plays(record: Record, seen: _Events, gid: int, line0: int, errors_at: dict[
             annotated = ann is not NO_ANNOTATION and not ann.empty
             card_name = None if a.card == UNKNOWN else a.card
             stated = a.purchase
-            placed = None if play is None else play.placed
-            if placed is None:
-                append((gid, age, number, seat, address, a.use, card_name, None, None, None, missed, None, 0, 0, 0,
-                        None, None, stated is not None, 0, extra, False, None, None, None, False, errors, annotated,
-                        ann.glyph, line, column))
+            if play is None or play.placed is None:
+                append(PlayRow(
+                    game_id=gid, age=age, turn=number, seat=seat, address=address, play_action=a.use, card=card_name,
+                    card_key=None, colour=None, stage=None, outcome=missed, free_by=None, bank_coins=0, left_coins=0,
+                    right_coins=0, left_units=None, right_units=None, purchase_stated=stated is not None, income=0,
+                    extra_turn=extra, kept_last=False, discarded_card=None, picked_card=None, picked_key=None,
+                    pick_declined=False, play_errors=errors, annotated=annotated, glyph=ann.glyph, play_line=line,
+                    play_column=column))
                 continue
-            kind = type(placed)
-            card = getattr(placed, "card", None)
-            stage = free = None
-            if kind is ev.CardBuilt:
-                outcome = "built"
-                how = placed.how  # type: ignore[union-attr]
-                if how == "chain" or how == "power":
-                    free = how
-            elif kind is ev.StageBuilt:
-                outcome, stage = "staged", placed.stage  # type: ignore[union-attr]
-            elif kind is ev.CardSold:
-                outcome = "sold"
-            else:
-                outcome = "discarded"
+            card = play.card
+            outcome = play.placed
+            stage = play.stage
+            how = play.how
+            free = how if how == "chain" or how == "power" else None
             if isinstance(stated, StatedPurchase):
                 units_l, units_r = list(stated.left), list(stated.right)
             else:  # what the payment bought: the engine's choice for a purchase left out (R-TRADE-MINIMAL), what
                 # stated coins bought (7WN 2); nothing when nothing was paid
-                units_l, units_r = list(play.bought_left), list(play.bought_right)  # type: ignore[union-attr]
-            last = play.last  # type: ignore[union-attr]
-            pick = play.pick  # type: ignore[union-attr]
-            append((
-                gid, age, number, seat, address, a.use, card_name, None if card is None else card.key,
-                None if card is None else card.colour, stage, outcome,
-                free, play.bank, play.left, play.right, units_l, units_r, stated is not None,  # type: ignore
-                play.income, extra, six and last is False,  # type: ignore[union-attr]
-                None if last is False or last is None else last.name,  # type: ignore[union-attr]
-                None if pick is None else pick.name, None if pick is None else pick.key,
-                play.declined,  # type: ignore[union-attr]
-                errors, annotated, ann.glyph, line, column,
-            ))
+                units_l, units_r = list(play.bought_left), list(play.bought_right)
+            last = play.last
+            pick = play.pick
+            append(PlayRow(
+                game_id=gid, age=age, turn=number, seat=seat, address=address, play_action=a.use, card=card_name,
+                card_key=None if card is None else card.key, colour=None if card is None else card.colour,
+                stage=stage, outcome=outcome, free_by=free, bank_coins=play.bank, left_coins=play.left,
+                right_coins=play.right, left_units=units_l, right_units=units_r, purchase_stated=stated is not None,
+                income=play.income, extra_turn=extra, kept_last=six and play.kept_last,
+                discarded_card=None if play.kept_last or last is None else last.name,
+                picked_card=None if pick is None else pick.name, picked_key=None if pick is None else pick.key,
+                pick_declined=play.declined, play_errors=errors, annotated=annotated, glyph=ann.glyph,
+                play_line=line, play_column=column))
     return len(rows) - before
 
 
@@ -322,7 +248,8 @@ def _hand_rows(record: Record, played: Replay, gid: int) -> list[Row]:
             continue
         for k, hand in enumerate(hands):
             if hand:
-                out.append((gid, turn.age, turn.number, k + 1, [None if c is None else c.key for c in hand]))
+                out.append(HandRow(game_id=gid, age=turn.age, turn=turn.number, seat=k + 1,
+                                   held=[None if c is None else c.key for c in hand]))
     return out
 
 
@@ -365,7 +292,8 @@ def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: i
         if d.severity == "error":
             errors_at[(d.line, d.column)] = errors_at.get((d.line, d.column), 0) + 1
     n = record.players
-    seen = _Events(played, gid, n)
+    seen = _Seen(gid, n)
+    walk(played, seen)
     actions = _plays(record, seen, gid, line0, errors_at, tables["plays"])
     sheet = played.scores
     built = seen.stages
