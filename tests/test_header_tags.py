@@ -59,3 +59,30 @@ def test_a_reserved_name_in_the_wrong_case_is_refused_by_the_reader_and_the_writ
     record = parse(HEADER)
     with pytest.raises(ValueError, match="unreserved"):
         write(record.model_copy(update={"tags": (Tag(name=wrong, value="x"),)}))
+
+
+def test_one_header_type_a_record_gives_the_header_read_headers_gives():
+    from wnotation.notation import read_headers
+    from wnotation.notation.reader import Header
+
+    read = next(read_headers(_SEEDED, source="g.7wn"))
+    assert isinstance(read, Header)
+    made = Header.of(parse(_SEEDED), source="g.7wn", index=1, line=1, offset=0)
+    assert made == read
+    assert made.seed is not None and made.seed.value == 7 and made.expansions == ("Leaders",)
+    assert [d.age for d in made.deals] == [3] and made.tag("Event") == "E"
+
+
+def test_no_header_is_built_from_positional_fields():
+    """The 14-positional-argument ``Header(...)`` calls are gone: every Header is built by name (``Header.of``)."""
+    import ast
+    import pathlib
+
+    import wnotation
+
+    calls = []
+    for path in pathlib.Path(wnotation.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Header":
+                calls.append((path.name, len(node.args)))
+    assert all(n == 0 for _, n in calls), calls

@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 
 from ..catalog import AGE_NUMERALS as _NUMERALS, Card
-from ..record import NO_ANNOTATION, UNKNOWN, Record, StatedPurchase, position_tag
+from ..record import NO_ANNOTATION, UNKNOWN, GameHeader, Record, StatedPurchase, position_tag
 from ..engine import Replay, replay
 from ..engine import events as ev
 from .schema import TABLES, game_id, unread_id
@@ -91,24 +91,24 @@ def kind_of(record: Record) -> str:
     return "played"
 
 
-def _game_row(gid: int, kind: str | None, source: str, index: int, line: int, head: object, read: bool,
+def _game_row(gid: int, kind: str | None, source: str, index: int, line: int, head: GameHeader | None, read: bool,
               complete: bool, turns: int, actions: int, results_stated: bool, results_match: bool | None,
               counts: dict[str, int]) -> Row:
-    """The games row; ``head`` is a Record or a reader Header (the same header fields), or ``None``."""
+    """The games row; ``head`` is a Record or a reader Header (:class:`~wnotation.record.GameHeader`), or ``None``."""
     tags: dict[str, str] = {}
     date_text = event = site = seed_alg = guilds = None
     seed = players = None
     if head is not None:
-        for t in head.tags:  # type: ignore[attr-defined]
+        for t in head.tags:
             tags.setdefault(t.name, t.value)
-        date_text = head.date  # type: ignore[attr-defined]
+        date_text = head.date
         event, site = tags.get("Event"), tags.get("Site")
-        seed_obj = head.seed  # type: ignore[attr-defined]
+        seed_obj = head.seed
         if seed_obj is not None:
             seed_alg, seed = seed_obj.algorithm, seed_obj.value
-        g = head.guilds  # type: ignore[attr-defined]
+        g = head.guilds
         guilds = None if g is None else list(g)
-        players = len(head.seats)  # type: ignore[attr-defined]
+        players = len(head.seats)
     return (gid, kind, source, index, line, read, complete, players, date_text, _played_on(date_text), event, site,
             json.dumps(tags, ensure_ascii=False), seed_alg, seed, guilds, turns, actions, results_stated,
             results_match, counts["error"], counts["warning"], counts["note"])

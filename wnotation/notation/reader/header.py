@@ -11,12 +11,24 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from collections.abc import Callable
-from typing import ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from ... import catalog as _catalog
 from ...deck import SHUFFLE_ALGORITHM
-from ...record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, Seat, Seed, Span, Tag
+from ...record import (
+    EDITION,
+    FORMAT_VERSION,
+    FORMAT_VERSIONS,
+    POSITION_TAG,
+    UNKNOWN,
+    Deal,
+    GameHeader,
+    Seat,
+    Seed,
+    Span,
+    Tag,
+)
 from ...vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
 from ..errors import RosterError, TagError, UnknownNameError
@@ -400,6 +412,7 @@ class Header:
     where its ``[Format`` line starts (1-based line, 0-based offset). The other fields are those of the
     :class:`Record` the full reader gives for the game, equal to them: ``format``, ``edition``, ``date``
     (``None`` when unknown), ``expansions``, ``seats``, free ``tags`` in file order, ``guilds``, ``seed``, ``deals`` and ``span``.
+    Both it and a Record are a :class:`~wnotation.record.GameHeader`; :meth:`of` builds one, from either.
     """
 
     source: str
@@ -432,9 +445,18 @@ class Header:
 
     HEADER_FIELDS: ClassVar[tuple[str, ...]] = FIELDS  # the tag table's fields, in its order
 
+    @classmethod
+    def of(cls, fields: Mapping[str, Any] | GameHeader, *, source: str, index: int, line: int,
+           offset: int) -> Header:
+        """The header of the game at ``line``/``offset`` of ``source`` whose header fields (the tag table's and
+        ``span``) are ``fields``: the reader's decoded fields by name, or a :class:`Record` (any
+        :class:`~wnotation.record.GameHeader`)."""
+        names = (*FIELDS, "span")
+        values = {n: fields[n] for n in names} if isinstance(fields, Mapping) else \
+            {n: getattr(fields, n) for n in names}
+        return cls(source=source, index=index, line=line, offset=offset, **values)
+
 
 def header_of(g: Game, index: int) -> Header:
     """The :class:`Header` of a game whose tags ``read_header`` has read; ``index`` its place in its input."""
-    h = g.header
-    return Header(g.source, index, g.line0 + 1, g.off0, h["format"], h["edition"], h["date"], h["expansions"], h["seats"],
-                  h["tags"], h["guilds"], h["seed"], h["deals"], h["span"])
+    return Header.of(g.header, source=g.source, index=index, line=g.line0 + 1, offset=g.off0)
