@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 
 from ..model.catalog import AGE_NUMERALS as _NUMERALS
-from ..model.record import NO_ANNOTATION, UNKNOWN, Record, StatedPurchase, position_tag
+from ..model.record import NO_ANNOTATION, UNKNOWN, GameHeader, Record, StatedPurchase, position_tag
 from ..engine import Replay, replay
 from ..engine.results import VariationReplay
 from ..engine.walk import Battle, SeatOutcome, TurnView, Visitor, walk
@@ -92,24 +92,24 @@ def kind_of(record: Record) -> str:
     return "played"
 
 
-def _game_row(gid: int, kind: str | None, source: str, index: int, line: int, head: object, read: bool,
+def _game_row(gid: int, kind: str | None, source: str, index: int, line: int, head: GameHeader | None, read: bool,
               complete: bool, turns: int, actions: int, results_stated: bool, results_match: bool | None,
               counts: dict[str, int]) -> Row:
-    """The games row; ``head`` is a Record or a reader Header (the same header fields), or ``None``."""
+    """The games row; ``head`` is a Record or a reader Header (:class:`~wnotation.model.record.GameHeader`), or ``None``."""
     tags: dict[str, str] = {}
     date_text = event = site = seed_alg = guilds = None
     seed = players = None
     if head is not None:
-        for t in head.tags:  # type: ignore[attr-defined]
+        for t in head.tags:
             tags.setdefault(t.name, t.value)
-        date_text = head.date  # type: ignore[attr-defined]
+        date_text = head.date
         event, site = tags.get("Event"), tags.get("Site")
-        seed_obj = head.seed  # type: ignore[attr-defined]
+        seed_obj = head.seed
         if seed_obj is not None:
             seed_alg, seed = seed_obj.algorithm, seed_obj.value
-        g = head.guilds  # type: ignore[attr-defined]
+        g = head.guilds
         guilds = None if g is None else list(g)
-        players = len(head.seats)  # type: ignore[attr-defined]
+        players = len(head.seats)
     return GameRow(
         game_id=gid, kind=kind, file=source, game_number=index, start_line=line, readable=read, complete=complete,
         players=players, date_text=date_text, played_on=_played_on(date_text), event_name=event, site=site,

@@ -28,7 +28,7 @@ engine, which reports an unknown name as a finding. Everything else (legality, c
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, field_validator, model_validator
 from pydantic import Tag as Branch
@@ -370,6 +370,37 @@ class Record(_Model):
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first free tag called ``name`` (case-sensitive, as PGN)."""
         return next((t.value for t in self.tags if t.name == name), default)
+
+
+class GameHeader(Protocol):
+    """The header fields of one game, which a :class:`Record` and a reader ``Header`` (``read_headers``) both
+    hold, alike: code that needs only a game's tags (listing, indexing) takes either. The fields are those of the
+    header-tag table (``wnotation.notation.tags.FIELDS``) and ``span``."""
+
+    @property
+    def format(self) -> str: ...
+    @property
+    def edition(self) -> str: ...
+    @property
+    def date(self) -> str | None: ...
+    @property
+    def expansions(self) -> tuple[str, ...]: ...
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
+    @property
+    def tags(self) -> tuple[Tag, ...]: ...
+    @property
+    def guilds(self) -> tuple[str, ...] | None: ...
+    @property
+    def seed(self) -> Seed | None: ...
+    @property
+    def deals(self) -> tuple[Deal, ...]: ...
+    @property
+    def span(self) -> Span | None: ...
+    @property
+    def players(self) -> int: ...
+
+    def tag(self, name: str, default: str | None = None) -> str | None: ...
 
 
 def coins_problem(coins: int) -> str:

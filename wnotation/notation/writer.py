@@ -11,7 +11,7 @@ without bound.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..model.record import (
     FORMAT_VERSION,
@@ -31,11 +31,9 @@ from ..model.record import (
 from ..model.vocabulary import EXPANSIONS, LINE_FIELDS, numeral, seat_key
 from . import lexical
 from .export import Exporter, export
-from .tags import RESERVED_TAGS
+from .tags import FIELDS, RESERVED_BY_FOLDED
 
 __all__ = ["write", "write_games", "format_action", "format_purchase", "format_turn", "TextExporter"]
-
-_RESERVED_FOLDED = {name.casefold() for name in RESERVED_TAGS}
 
 
 class TextExporter(Exporter[str]):
@@ -123,31 +121,43 @@ def _expansions(named: Iterable[str]) -> list[str]:
     return sorted(named, key=EXPANSIONS.index)
 
 
-def _header(r: Record) -> list[str]:
-    lines = [
-        f"[Format {_one_line(r.format, 'format')}]",
-        f"[Edition {_one_line(r.edition, 'edition')}]",
-        f"[Date {_one_line(_date(r.date), 'date')}]",
-    ]
-    if r.expansions:
-        lines.append(f"[Expansions {lexical.write_string(', '.join(_expansions(r.expansions)))}]")
+def _free_tags(r: Record) -> list[str]:
+    lines = []
     for tag in r.tags:
-        if not lexical.TAG_NAME_RE.fullmatch(tag.name) or tag.name.casefold() in _RESERVED_FOLDED:
+        if not lexical.TAG_NAME_RE.fullmatch(tag.name) or tag.name.casefold() in RESERVED_BY_FOLDED:
             raise ValueError(f"free tag name {tag.name!r} is not a valid, unreserved tag name")
         lines.append(f"[{tag.name} {_one_line(tag.value, 'tag value')}]")
-    for i, seat in enumerate(r.seats, 1):
-        lines.append(
-            f"[Seat{i} {_one_line(seat.name, 'seat name')} {lexical.write_string(seat.wonder)} "
-            f"{lexical.write_string(seat.side)}]"
-        )
-    if r.guilds is not None:
-        lines.append(f"[Guilds {lexical.write_string(', '.join(r.guilds))}]")
-    if r.seed is not None:
-        lines.append(f"[Seed \"{r.seed.algorithm} {r.seed.value}\"]")
-    for deal in sorted(r.deals, key=lambda d: d.age):
-        hands = [lexical.write_string(", ".join(hand)) for hand in deal.hands]
-        lines.append(f"[Deal{numeral(deal.age)} " + "\n  ".join(hands) + "]")
     return lines
+
+
+def _seats(r: Record) -> list[str]:
+    return [f"[Seat{i} {_one_line(seat.name, 'seat name')} {lexical.write_string(seat.wonder)} "
+            f"{lexical.write_string(seat.side)}]" for i, seat in enumerate(r.seats, 1)]
+
+
+def _deals(r: Record) -> list[str]:
+    return [f"[Deal{numeral(deal.age)} " + "\n  ".join(lexical.write_string(", ".join(hand)) for hand in deal.hands)
+            + "]" for deal in sorted(r.deals, key=lambda d: d.age)]
+
+
+#: The writer of each header field of the tag table (:data:`.tags.FIELDS`): the lines it writes, none when unset.
+FIELD_WRITERS: dict[str, Callable[[Record], list[str]]] = {
+    "format": lambda r: [f"[Format {_one_line(r.format, 'format')}]"],
+    "edition": lambda r: [f"[Edition {_one_line(r.edition, 'edition')}]"],
+    "date": lambda r: [f"[Date {_one_line(_date(r.date), 'date')}]"],
+    "expansions": lambda r: [f"[Expansions {lexical.write_string(', '.join(_expansions(r.expansions)))}]"]
+    if r.expansions else [],
+    "tags": _free_tags,
+    "seats": _seats,
+    "guilds": lambda r: [] if r.guilds is None else [f"[Guilds {lexical.write_string(', '.join(r.guilds))}]"],
+    "seed": lambda r: [] if r.seed is None else [f"[Seed \"{r.seed.algorithm} {r.seed.value}\"]"],
+    "deals": _deals,
+}
+
+
+def _header(r: Record) -> list[str]:
+    """The tag lines, field by field in the tag table's order."""
+    return [line for field in FIELDS for line in FIELD_WRITERS[field](r)]
 
 
 # --- body ----------------------------------------------------------------------------------------------------

@@ -97,8 +97,7 @@ def _visit(v: Visitor[T], chunk: str, source: str, line0: int, off0: int, index:
 
 
 def _header_of_record(r: Record, source: str, index: int, line0: int, off0: int) -> Header:
-    return Header(source, index, line0 + 1, off0, r.format, r.edition, r.date, r.expansions, r.seats, r.tags,
-                  r.guilds, r.seed, r.deals, r.span)
+    return Header.of(r, source=source, index=index, line=line0 + 1, offset=off0)
 
 
 def _prelude_error(text: str, source: str) -> NotationError | None:

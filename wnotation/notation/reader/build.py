@@ -19,7 +19,6 @@ from pydantic import BaseModel
 from ...model import catalog as _catalog
 from ...support.memo import Memo, memo
 from ...model.record import (
-    EDITION,
     FORMAT_VERSION,
     GLYPHS,
     MAX_VARIATION_DEPTH,
@@ -39,6 +38,7 @@ from ...model.record import (
 )
 from ...model.vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
+from ..tags import FIELDS
 from .names import FIRST_EDITION_ONLY, USE_OF_VERB, VERB_OF_WORD, card_names, clause_meant, split_meant, verb_meant
 from ..errors import NotationError, NotationSyntaxError, RosterError, StructureError, UnknownNameError, at_offset
 
@@ -602,15 +602,7 @@ def finish(g: Game) -> Record:
         add_note(raw, after, tags)
     h = g.header
     return make(Record, {
-        "format": h["format"],
-        "edition": EDITION,
-        "date": h["date"],
-        "expansions": h["expansions"],
-        "seats": g.seats,
-        "tags": tuple(h["tags"]),
-        "guilds": h["guilds"],
-        "seed": h["seed"],
-        "deals": tuple(sorted(h["deals"].values(), key=lambda d: d.age)),
+        **{field: h[field] for field in FIELDS},
         "turns": tuple(g.turns),
         "results": tuple(g.results),
         "annotation": annotation(list(ga.before), after, ga.glyph, tags),

@@ -11,15 +11,16 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from ...model import catalog as _catalog
 from ...model.deck import SHUFFLE_ALGORITHM
-from ...model.record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, Seat, Seed, Span, Tag
+from ...model.record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, GameHeader, Seat, Seed, Span, Tag
 from ...model.vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
 from ..errors import RosterError, TagError, UnknownNameError
-from ..tags import RESERVED_BY_FOLDED, RESERVED_TAGS
+from ..tags import BY_NAME, FIELDS, RESERVED_BY_FOLDED, RESERVED_TAGS
 from .build import Game, make
 
 __all__ = ["Header", "RESERVED_TAGS", "TagEntry", "read_header", "header_of"]
@@ -94,30 +95,66 @@ def read_header(g: Game, entries: list[TagEntry]) -> None:
         if name in seen:
             raise g.error(TagError, f"[{name}] appears twice in this game", name_at, rule="duplicate-tag")
         seen.add(name)
-        if name.startswith("Seat"):
+        shape = BY_NAME[name].shape
+        if shape == "seat":
             if raw not in _SEAT_VALUES and len(_strings(raw, raw_at)) != 3:
                 raise g.error(TagError, f"[{name}] holds three values: \"name\" \"Wonder\" \"side\"", name_at,
                               rule="tag-value")
             seat_tags[int(name[4:])] = entry
-        elif name.startswith("Deal"):
+        elif shape == "deal":
             values[name] = entry
         else:
             _one_value(g, entry)
             values[name] = entry
 
-    _check_format(g, values, first)
-    g.header["tags"] = free
     g.header["span"] = g.span(first[3], first[4], first[2])
-    g.header["date"] = _read_date(g, values, first)
-    g.header["expansions"] = _read_expansions(g, values.get("Expansions"))
-    _read_seats(g, seat_tags, first)
-    g.header["guilds"] = _read_guilds(g, values.get("Guilds"))
-    g.header["seed"] = _read_seed(g, values.get("Seed"))
-    g.header["deals"] = {
-        _DEAL_AGE[name]: _read_deal(g, _DEAL_AGE[name], entry) for name, entry in values.items() if name in _DEAL_AGE
-    }
+    read = _Read(values, seat_tags, first, free)
+    for field in FIELDS:
+        _FIELD_READERS[field](g, read)
     if POSITION_TAG in values:
         _read_position(g, values)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A game's tags as the first pass sorted them: reserved ones by name, seats by number, free ones in order."""
+
+    values: dict[str, TagEntry]
+    seat_tags: dict[int, TagEntry]
+    first: TagEntry
+    free: list[Tag]
+
+
+def _set(field: str, read: Callable[[Game, _Read], object]) -> Callable[[Game, _Read], None]:
+    def reader(g: Game, r: _Read) -> None:
+        g.header[field] = read(g, r)
+    return reader
+
+
+def _read_deals(g: Game, r: _Read) -> tuple[Deal, ...]:
+    """The deals by Age, each checked in file order."""
+    deals = [_read_deal(g, _DEAL_AGE[name], entry) for name, entry in r.values.items() if name in _DEAL_AGE]
+    return tuple(sorted(deals, key=lambda d: d.age))
+
+
+def _seats(g: Game, r: _Read) -> tuple[Seat, ...]:
+    _read_seats(g, r.seat_tags, r.first)
+    return g.seats
+
+
+#: The reader of each header field of the tag table (:data:`..tags.FIELDS`), run in the table's order: it checks
+#: the field's tags (raising at the first problem) and sets ``g.header[field]``.
+_FIELD_READERS: dict[str, Callable[[Game, _Read], None]] = {
+    "format": _set("format", lambda g, r: _check_format(g, r.values)),
+    "edition": _set("edition", lambda g, r: _check_edition(g, r.values, r.first)),
+    "date": _set("date", lambda g, r: _read_date(g, r.values, r.first)),
+    "expansions": _set("expansions", lambda g, r: _read_expansions(g, r.values.get("Expansions"))),
+    "tags": _set("tags", lambda g, r: tuple(r.free)),
+    "seats": _set("seats", _seats),
+    "guilds": _set("guilds", lambda g, r: _read_guilds(g, r.values.get("Guilds"))),
+    "seed": _set("seed", lambda g, r: _read_seed(g, r.values.get("Seed"))),
+    "deals": _set("deals", _read_deals),
+}
 
 
 def _value_offsets(raw: str, at: int) -> list[int]:
@@ -161,7 +198,7 @@ def _read_position(g: Game, values: dict[str, TagEntry]) -> None:
     g.main.last_label = (setup.age, EXTRA_TURN if setup.ended else setup.turn)
 
 
-def _check_format(g: Game, values: dict[str, TagEntry], first: TagEntry) -> None:
+def _check_format(g: Game, values: dict[str, TagEntry]) -> str:
     raw, at = values["Format"][5:]
     value = lexical.string_value(raw)
     if value not in FORMAT_VERSIONS:
@@ -169,7 +206,10 @@ def _check_format(g: Game, values: dict[str, TagEntry], first: TagEntry) -> None
         known = " and ".join(f'"{v}"' for v in FORMAT_VERSIONS)
         raise g.error(TagError, f"[Format \"{value}\"]: {hint}; this reader reads {known}", at + 1,
                       rule="format")
-    g.header["format"] = value
+    return value
+
+
+def _check_edition(g: Game, values: dict[str, TagEntry], first: TagEntry) -> str:
     edition = values.get("Edition")
     if edition is None:
         raise g.error(TagError, f"missing [Edition \"{EDITION}\"] tag", first[1], rule="missing-tag",
@@ -178,6 +218,7 @@ def _check_format(g: Game, values: dict[str, TagEntry], first: TagEntry) -> None
     if value != EDITION:
         raise g.error(TagError, f"edition {value!r}: 7WN 1 records the 2nd edition (\"{EDITION}\")", edition[6] + 1,
                       rule="edition")
+    return EDITION
 
 
 def _read_date(g: Game, values: dict[str, TagEntry], first: TagEntry) -> str | None:
@@ -359,6 +400,7 @@ class Header:
     where its ``[Format`` line starts (1-based line, 0-based offset). The other fields are those of the
     :class:`Record` the full reader gives for the game, equal to them: ``format``, ``edition``, ``date``
     (``None`` when unknown), ``expansions``, ``seats``, free ``tags`` in file order, ``guilds``, ``seed``, ``deals`` and ``span``.
+    Both it and a Record are a :class:`~wnotation.model.record.GameHeader`; :meth:`of` builds one, from either.
     """
 
     source: str
@@ -389,14 +431,20 @@ class Header:
         """The value of the first free tag called ``name`` (case-sensitive), as :meth:`Record.tag`."""
         return next((t.value for t in self.tags if t.name == name), default)
 
-    HEADER_FIELDS: ClassVar[tuple[str, ...]] = (
-        "format", "edition", "date", "expansions", "seats", "tags", "guilds", "seed", "deals"
-    )
+    HEADER_FIELDS: ClassVar[tuple[str, ...]] = FIELDS  # the tag table's fields, in its order
+
+    @classmethod
+    def of(cls, fields: Mapping[str, Any] | GameHeader, *, source: str, index: int, line: int,
+           offset: int) -> Header:
+        """The header of the game at ``line``/``offset`` of ``source`` whose header fields (the tag table's and
+        ``span``) are ``fields``: the reader's decoded fields by name, or a :class:`Record` (any
+        :class:`~wnotation.model.record.GameHeader`)."""
+        names = (*FIELDS, "span")
+        values = {n: fields[n] for n in names} if isinstance(fields, Mapping) else \
+            {n: getattr(fields, n) for n in names}
+        return cls(source=source, index=index, line=line, offset=offset, **values)
 
 
 def header_of(g: Game, index: int) -> Header:
     """The :class:`Header` of a game whose tags ``read_header`` has read; ``index`` its place in its input."""
-    h = g.header
-    return Header(g.source, index, g.line0 + 1, g.off0, g.header["format"], EDITION, h["date"], h["expansions"], g.seats,
-                  tuple(h["tags"]),
-                  h["guilds"], h["seed"], tuple(sorted(h["deals"].values(), key=lambda d: d.age)), h["span"])
+    return Header.of(g.header, source=g.source, index=index, line=g.line0 + 1, offset=g.off0)
