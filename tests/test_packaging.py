@@ -90,7 +90,7 @@ def test_wheel_holds_the_package_and_the_catalogue(wheel):
             "wnotation/model/deck.py", "wnotation/data/catalog.json"} <= names
     assert wheel.name.startswith(f"wnotation-{wnotation.__version__}-")
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "wnotation = wnotation.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "wnotation = wnotation.cli:script" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 @pytest.mark.skipif(not GRAMMAR.exists(), reason="grammar/7wn.lark is not written yet")

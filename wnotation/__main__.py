@@ -1,6 +1,6 @@
 """``python -m wnotation``: the same command line as the ``wnotation`` script."""
 
-from .cli import main
+from .cli import script
 
 if __name__ == "__main__":
-    main(prog_name="wnotation")
+    script()

@@ -40,7 +40,7 @@ from .errors import (
     EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, USER_ERRORS, InternalError, OutputError, RecordError,
     UserError, user_errors,
 )
-from .shell import main
+from .shell import main, script
 
 #: The command modules (``wnotation --help`` lists their commands by name). Each defines ``COMMANDS``.
 COMMAND_MODULES = (
@@ -67,4 +67,4 @@ for _name in COMMAND_MODULES:
         main.add_command(_command)
 
 __all__ = ["COMMAND_MODULES", "EXIT_FINDINGS", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "USER_ERRORS",
-           "InternalError", "OutputError", "RecordError", "UserError", "main", "user_errors"]
+           "InternalError", "OutputError", "RecordError", "UserError", "main", "script", "user_errors"]

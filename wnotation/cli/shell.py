@@ -3,6 +3,7 @@ around a run, and the options every command has (``--version``, ``--debug``)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -141,3 +142,26 @@ Examples:
 @click.option("--debug", is_flag=True, help="Show the Python traceback of any error (for bug reports).")
 def main(debug: bool) -> None:
     """7WN, the notation for games of 7 Wonders (2nd edition, 3-7 players): read, check and score records."""
+
+
+def script() -> None:
+    """The ``wnotation`` console script and ``python -m wnotation``: :func:`main`, then, once stdout and stderr are
+    flushed, the process ends with ``os._exit``, without tearing its heap down (freeing every object of a Python
+    process, the catalogue, the grammar and the caches, is CPU that nobody waits for). Only here: ``main`` called
+    in process (tests, other programs) exits by ``SystemExit`` as usual. Should the last flush fail, the exit is
+    the ordinary one, which reports it as before."""
+    try:
+        main(prog_name="wnotation")
+        code: object = 0
+    except SystemExit as e:
+        code = e.code
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        raise SystemExit(code) from None
+    if code is None:
+        os._exit(0)
+    if isinstance(code, int):
+        os._exit(code & 0xFF)
+    raise SystemExit(code)  # a message for stderr: Python prints it and exits 1

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any, Literal, Sequence
 
 from ..model import deck, record
-from ..model.catalog import Card, Effect, Points, WonderSide, load
-from .legal import LegalAction, legal_actions
-from .rules import Play, deal_events, end_age, pick_options, picks_owed, play_picks, play_turn, seats_to_act
+from ..model.catalog import Card, WonderSide, load
+from .legal import LegalAction, Play, price
+from .policy import POLICIES, Policy
+from .rules import Play as Move
+from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, score
-from .memo import Memo, memo
-from .state import CardInfo, Game, Table, info, initial, stage_info
+from .state import Game, Table, initial
 
 BOTS = ("random", "greedy")
 #: Seat names of generated games, seat 1 first.
@@ -39,83 +40,18 @@ def _side(wonder: WonderSide) -> Literal["day", "night"]:
     return "night" if wonder.side == "night" else "day"
 
 
-def _value(state: Game, a: LegalAction) -> float:
-    """The greedy bot's estimate of an action: points, shields, science and coins it brings now."""
-    city = state.cities[a.seat - 1]
-    if a.use == "sell":
-        return 1.0
-    if a.use == "stage":
-        i = stage_info(city.wonder, city.stages + 1)
-        gain = _worth(i, city.wonder.stages[city.stages].effects, 1.5)
-    else:
-        i = info(a.card)
-        gain = _worth(i, a.card.effects, 0.0)
-    gain += i.coins / 3 - a.coins / 3
-    if a.card.colour == "purple" and a.use == "build":
-        gain += 4
-    return gain
-
-
-#: What a card or stage brings whatever it costs (the first terms of :func:`_value`), by its CardInfo's identity.
-_WORTH: Memo[int, tuple[CardInfo, float]] = memo("bot: worth of a card or stage", 1024)
-
-
-def _worth(i: CardInfo, effects: Sequence[Effect], gain: float) -> float:
-    found = _WORTH.get(id(i))
-    if found is not None and found[0] is i:
-        return found[1]
-    gain += sum(e.amount for e in effects if isinstance(e, Points))
-    gain += 1.6 * i.shields + (2.5 if i.science else 0) + 1.2 * len(i.sources) + 0.8 * len(i.discounts)
-    _WORTH.put(id(i), (i, gain))
-    return gain
-
-
-def _choose(state: Game, options: Sequence[LegalAction], bot: str, rng: deck.SplitMix64) -> LegalAction:
-    if bot == "random":
-        return options[rng.below(len(options))]
-    values = [_value(state, a) for a in options]
-    best = max(range(len(options)), key=lambda k: (values[k], -k))
-    chosen = options[best]
-    # the same play with purchases of equal worth (the same coins, bought from one neighbour or the other): the
-    # seeded generator picks one, so that the bot favours neither side (the first listed buys on the right)
-    ties = [a for k, a in enumerate(options) if values[k] == values[best] and a.use == chosen.use
-            and a.card is chosen.card and a.keeps == chosen.keeps and a.discard == chosen.discard]
-    return ties[rng.below(len(ties))] if len(ties) > 1 else chosen
-
-
-def _choices(legal: Sequence[LegalAction]) -> Sequence[LegalAction]:
-    """The plays a bot chooses among: every legal play but those that decline the extra turn the same play listed
-    keeping offers (R-BABYLON-N1). Keeping is never worse, since the kept card can at least be sold for 3 coins.
-    :func:`~.legal.legal_actions` lists a play keeping right before the same play declining."""
-    if not any(a.keeps for a in legal):
-        return legal
-    out: list[LegalAction] = []
-    for a in legal:
-        if out and out[-1].keeps and not a.keeps and out[-1].discarding(a.discard) == a:
-            continue
-        out.append(a)
-    return out
-
-
-def _pick(state: Game, seat: int, bot: str, rng: deck.SplitMix64) -> Card | None:
-    options = pick_options(state, seat)
-    if not options:
-        return None
-    if bot == "random":
-        return options[rng.below(len(options))]
-    best = max(range(len(options)), key=lambda k: (_value(state, LegalAction(seat, "build", options[k])), -k))
-    return options[best]
-
-
-def _stated(a: LegalAction, legal: Sequence[LegalAction]) -> bool:
+def _stated(game: Game, a: LegalAction) -> bool:
     """Whether the canonical record states ``a``'s purchase (R-TRADE-MINIMAL): when it is not the default, or when
-    several cheapest purchases exist, so that a reader never depends on the tie-break."""
+    several cheapest purchases exist, so that a reader never depends on the tie-break. Cost: one memoised trade
+    question, for a paid default only."""
     if a.free or not a.default:
         return not a.free
-    return len({b.purchase for b in legal if b.use == a.use and b.card.name == a.card.name}) > 1
+    if not a.purchase.units:
+        return False  # own production covers it: the only cheapest purchase buys nothing
+    return len(price(game, Play(a.seat, a.use, a.card))) > 1
 
 
-def _action(play: Play, a: LegalAction, discard: Card | None, stated: bool) -> dict[str, Any]:
+def _action(play: Move, a: LegalAction, discard: Card | None, stated: bool) -> dict[str, Any]:
     purchase = None
     if stated:
         # the Record keeps each side's units sorted by name
@@ -136,6 +72,7 @@ def play_game(players: int, seed: int, bot: str = "random",
     """
     if bot not in BOTS:
         raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
+    policy = POLICIES[bot]
     deck.check_players(players)
     dealt = deck.deal(players, seed)
     if wonders is None:
@@ -156,26 +93,25 @@ def play_game(players: int, seed: int, bot: str = "random",
         sixth: dict[int, dict[str, Any]] = {}
         while seats_to_act(game):
             turn = game.turn + 1
-            plays: list[Play] = []
+            plays: list[Move] = []
             actions: dict[int, dict[str, Any]] = {}
             for seat in seats_to_act(game):
-                legal = legal_actions(game, seat)
-                a = _choose(game, _choices(legal), bot, rng)
+                a = policy.choose(game, seat, rng)
                 discard = a.discard if turn == 6 and not a.keeps else None
                 purchase = None if a.default else (a.purchase.left, a.purchase.right)
-                play = Play(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())
+                play = Move(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())
                 plays.append(play)
-                actions[seat] = _action(play, a, discard, _stated(a, legal))
+                actions[seat] = _action(play, a, discard, _stated(game, a))
             _, findings = play_turn(game, plays)
             assert not findings, findings
             if turn < 6:
-                _picks(game, actions, bot, rng)
+                _picks(game, actions, policy, rng)
             if turn == 6:
                 sixth = actions
             turns.append(record.Turn(age=age, number=turn,
                                      actions=tuple(record.Action(**actions[s]) for s in sorted(actions))))
         if picks_owed(game):
-            _picks(game, sixth, bot, rng)
+            _picks(game, sixth, policy, rng)
             k = next(i for i in range(len(turns) - 1, -1, -1) if turns[i].number == 6)
             turns[k] = record.Turn(age=age, number=6,
                                    actions=tuple(record.Action(**sixth[s]) for s in sorted(sixth)))
@@ -194,11 +130,11 @@ def play_game(players: int, seed: int, bot: str = "random",
     )
 
 
-def _picks(game: Game, actions: dict[int, dict[str, Any]], bot: str, rng: deck.SplitMix64) -> None:
+def _picks(game: Game, actions: dict[int, dict[str, Any]], policy: Policy, rng: deck.SplitMix64) -> None:
     """Choose and resolve the builds from the discard pile owed in ``game``; note them in ``actions``."""
     choices: dict[int, tuple[str | None, ...]] = {}
     for seat in picks_owed(game):
-        card = _pick(game, seat, bot, rng)
+        card = policy.pick(game, seat, rng)
         name = card.name if card is not None else None
         choices[seat] = (name,)
         actions[seat]["pick"] = record.Pick(card=name)

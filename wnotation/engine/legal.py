@@ -7,7 +7,7 @@ finding. Unknown cards in a hand cannot be listed; builds from the discard pile 
 
 from __future__ import annotations
 
-from typing import Final, Mapping
+from typing import Final, Mapping, Sequence
 
 from ..model.catalog import Card, PlayLastCard
 from .payment import NO_PURCHASE, cheapest_for
@@ -128,6 +128,104 @@ def legal_actions(state: State | Game, seat: int) -> tuple[LegalAction, ...]:
     if turn == 6:
         return _last_card(city, game.hands[seat - 1], out)
     return tuple(out)
+
+
+class Play:
+    """One play of a seat before it is priced: ``use`` (build / stage / sell) of ``card``, with turn 6's ``keeps``
+    and ``discard`` as :class:`LegalAction` has them. Listing plays asks no trade question and no free-build
+    question, so that a bot chooses first and prices only what it considers (:func:`price`). A value with
+    ``Final`` fields."""
+
+    __slots__ = ("seat", "use", "card", "keeps", "discard")
+
+    def __init__(self, seat: int, use: str, card: Card, keeps: bool = False, discard: Card | None = None) -> None:
+        self.seat: Final = seat
+        self.use: Final = use
+        self.card: Final = card
+        self.keeps: Final = keeps
+        self.discard: Final = discard
+
+    def __repr__(self) -> str:
+        return (f"Play(seat={self.seat}, use={self.use!r}, card={self.card.name!r}, keeps={self.keeps}, "
+                f"discard={self.discard!r})")
+
+
+def plays(state: State | Game, seat: int) -> tuple[Play, ...]:
+    """Every play of ``seat`` in the next turn at ``state`` that :func:`legal_actions` would list if affordable,
+    unpriced, in its order (a play once, not once per cheapest purchase); ``()`` if the seat does not act. A
+    build or stage here may be unaffordable (R-COST-COINS, R-TRADE): :func:`price` says. A sale always is
+    legal. Cost: O(hand), no trade question."""
+    if seat not in seats_to_act(state):
+        return ()
+    game = state if isinstance(state, Game) else Game(state)
+    city = game.cities[seat - 1]
+    hand = game.hands[seat - 1]
+    stage = city.stages < len(city.wonder.stages)
+    names = city.names
+    out: list[Play] = []
+    listed: set[int] = set()
+    for card in hand:
+        if card is None or id(card) in listed:
+            continue
+        listed.add(id(card))
+        if card.name not in names:
+            out.append(Play(seat, "build", card))
+        if stage:
+            out.append(Play(seat, "stage", card))
+        out.append(Play(seat, "sell", card))
+    if game.turn != 5:
+        return tuple(out)
+    has = PlayLastCard in city.powers
+    grants = stage and any(type(e) is PlayLastCard for e in city.wonder.stages[city.stages].effects)
+    last: list[Play] = []
+    for p in out:
+        if has or (grants and p.use == "stage"):
+            last.append(Play(seat, p.use, p.card, True, None))
+        rest = list(hand)
+        rest.remove(p.card)
+        last.append(Play(seat, p.use, p.card, False, rest[0]) if len(rest) == 1 else p)
+    return tuple(last)
+
+
+def least_coins(game: Game, play: Play) -> int:
+    """The fewest coins ``play`` can cost in all: its coin cost to the bank (R-COST-COINS), 0 for a sale or a
+    free build. Purchases add to it, so it bounds what any pricing of the play pays, without a trade question."""
+    if play.use == "build":
+        coins = play.card.cost.coins
+        if coins and free_reason(game, game.cities[play.seat - 1], play.card, game.turn + 1) is not None:
+            return 0
+        return coins
+    if play.use == "stage":
+        city = game.cities[play.seat - 1]
+        return city.wonder.stages[city.stages].cost.coins
+    return 0
+
+
+def price(game: Game, play: Play) -> tuple[LegalAction, ...]:
+    """``play`` as :func:`legal_actions` lists it: once per cheapest purchase (R-TRADE-MINIMAL), the first the
+    default; once for a free build (R-CHAIN, Olympia) or a sale; ``()`` when the seat cannot pay it
+    (R-COST-COINS, R-TRADE). Cost: at most one memoised trade question."""
+    seat, use, card = play.seat, play.use, play.card
+    if use == "sell":
+        return (LegalAction(seat, "sell", card, NO_PURCHASE, 0, None, True, play.keeps, play.discard),)
+    city = game.cities[seat - 1]
+    if use == "build":
+        free = free_reason(game, city, card, game.turn + 1)
+        if free is not None:
+            return (LegalAction(seat, "build", card, NO_PURCHASE, 0, free, True, play.keeps, play.discard),)
+        options = _options(game, seat, info(card).cost, card.cost.coins)
+    else:
+        n = city.stages + 1
+        options = _options(game, seat, stage_info(city.wonder, n).cost, city.wonder.stages[n - 1].cost.coins)
+    return tuple(LegalAction(seat, use, card, p, coins, None, default, play.keeps, play.discard)
+                 for p, coins, default in options)
+
+
+def priced(game: Game, options: Sequence[Play]) -> tuple[LegalAction, ...]:
+    """Every play of ``options`` priced, in order (:func:`price`): for :func:`plays`, the actions of
+    :func:`legal_actions` in its order, but that on turn 6 a play's purchases are listed all keeping the last card,
+    then all declining, where :func:`legal_actions` alternates them purchase by purchase."""
+    return tuple(a for p in options for a in price(game, p))
 
 
 def _last_card(city: CityState, hand: tuple[Card | None, ...], plays: list[LegalAction]) -> tuple[LegalAction, ...]:

@@ -1,0 +1,120 @@
+"""The lazily pricing policies (issue 31 item 4): plays listed unpriced, priced one at a time, chosen as pricing
+every legal action would choose (greedy) or uniformly over affordable plays (random)."""
+
+from collections import Counter
+
+import pytest
+
+from wnotation.model import deck
+from wnotation.engine import replay
+from wnotation.engine.bot import play_game
+from wnotation.engine.legal import LegalAction, legal_actions, least_coins, plays, price, priced
+from wnotation.engine.policy import POLICIES, GreedyPolicy, Policy, RandomPolicy, choices, estimate
+from wnotation.engine.state import Game
+
+GAMES = [(players, seed, "greedy" if seed % 2 else "random") for players in (3, 5, 7) for seed in range(4)]
+
+
+def positions():
+    """Every (game, seat) where the seat acts, over a few bot games of each bot."""
+    for players, seed, bot in GAMES:
+        for _, state in replay(play_game(players, seed, bot)):
+            game = Game(state)
+            for seat in range(1, players + 1):
+                if legal_actions(game, seat):
+                    yield game, seat
+
+
+def _eager_greedy(game: Game, seat: int, rng: deck.SplitMix64) -> LegalAction:
+    """The greedy bot as it was: every legal action priced, the best (first among equals), then a draw between
+    the cheapest purchases of that play."""
+    legal = legal_actions(game, seat)
+    options: list[LegalAction] = []
+    for a in legal:
+        if options and options[-1].keeps and not a.keeps and options[-1].discarding(a.discard) == a:
+            continue
+        options.append(a)
+    values = [estimate(game, seat, a.use, a.card, a.coins) for a in options]
+    best = max(range(len(options)), key=lambda k: (values[k], -k))
+    chosen = options[best]
+    ties = [a for k, a in enumerate(options) if values[k] == values[best] and a.use == chosen.use
+            and a.card is chosen.card and a.keeps == chosen.keeps and a.discard == chosen.discard]
+    return ties[rng.below(len(ties))] if len(ties) > 1 else chosen
+
+
+def test_R_TRADE_MINIMAL__priced_plays_are_the_legal_actions():
+    """Pricing every unpriced play lists exactly the legal actions (turn 6's keeping ones grouped by play)."""
+    seen = 0
+    for game, seat in positions():
+        listed, legal = priced(game, plays(game, seat)), legal_actions(game, seat)
+        assert Counter(listed) == Counter(legal)
+        if not any(a.keeps for a in legal):
+            assert listed == legal
+        seen += 1
+    assert seen > 500
+
+
+def test_R_COST_COINS__least_coins_bounds_every_pricing_of_a_play():
+    for game, seat in positions():
+        for p in plays(game, seat):
+            for a in price(game, p):
+                assert least_coins(game, p) <= a.coins
+                assert a.free is None or least_coins(game, p) == 0
+
+
+def test_a_sale_is_always_priced_and_an_unaffordable_play_is_not():
+    found_unaffordable = False
+    for game, seat in positions():
+        for p in plays(game, seat):
+            got = price(game, p)
+            if p.use == "sell":
+                assert len(got) == 1 and got[0].coins == 0
+            elif not got:
+                found_unaffordable = True
+                assert all(not (a.use == p.use and a.card is p.card) for a in legal_actions(game, seat))
+    assert found_unaffordable
+
+
+def test_greedy_chooses_what_pricing_every_action_chooses_with_the_same_draws():
+    for k, (game, seat) in enumerate(positions()):
+        lazy, eager = deck.SplitMix64(k), deck.SplitMix64(k)
+        assert GreedyPolicy().choose(game, seat, lazy) == _eager_greedy(game, seat, eager)
+        assert lazy.next() == eager.next()  # the same number of draws
+
+
+def test_R_BABYLON_N1__the_policies_keep_the_last_card_when_they_may():
+    kept = 0
+    for game, seat in positions():
+        options = plays(game, seat)
+        if any(p.keeps for p in options):
+            for policy in POLICIES.values():
+                a = policy.choose(game, seat, deck.SplitMix64(seat))
+                assert a.keeps == any(p.keeps and p.use == a.use and p.card is a.card for p in options)
+            kept += 1
+            chosen = choices(options)
+            assert not any(not p.keeps and any(q.keeps and q.use == p.use and q.card is p.card for q in options)
+                           for p in chosen)
+    assert kept
+
+
+def test_random_draws_each_affordable_play_uniformly():
+    """Over many draws at one position, every affordable play comes up, about equally often (R-TRADE-MINIMAL:
+    each play once, whatever the number of its cheapest purchases)."""
+    game, seat = next((g, s) for g, s in positions()
+                      if len({(a.use, a.card.name) for a in legal_actions(g, s)}) >= 6
+                      and any(len(price(g, p)) > 1 for p in plays(g, s)))
+    affordable = {(p.use, p.card.name) for p in plays(game, seat) if price(game, p)}
+    rng = deck.SplitMix64(7)
+    n = 600 * len(affordable)
+    counts = Counter((a.use, a.card.name) for a in (RandomPolicy().choose(game, seat, rng) for _ in range(n)))
+    assert set(counts) == affordable
+    assert min(counts.values()) > 0.8 * n / len(affordable) and max(counts.values()) < 1.2 * n / len(affordable)
+
+
+@pytest.mark.parametrize("name", ["random", "greedy"])
+def test_the_policies_are_policies_and_pick_from_the_pile(name):
+    policy: Policy = POLICIES[name]
+    assert isinstance(policy, (RandomPolicy, GreedyPolicy))
+    records = [play_game(players, seed, name) for players in (5, 7) for seed in range(2, 6)]
+    picks = [a.pick for r in records for t in r.turns for a in t.actions if a.pick is not None]
+    assert any(p.card is not None for p in picks)  # Halikarnassos builds from the pile (R-HALI)

@@ -1,0 +1,143 @@
+"""How a seat chooses: the policy interface of the built-in bots and of playouts, and its two policies.
+
+A policy chooses a play first and prices only what it considers (:func:`~.legal.plays`, :func:`~.legal.price`),
+never every legal action of the seat: pricing every action was two thirds of a bot game. All randomness comes
+from the SplitMix64 generator it is given, so a seed gives the same choices on every platform.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping, Protocol, Sequence
+
+from ..model import deck
+from ..model.catalog import Card, Effect, Points
+from .legal import LegalAction, Play, least_coins, plays, price
+from .memo import Memo, memo
+from .rules import pick_options
+from .state import CardInfo, Game, info, stage_info
+
+
+class Policy(Protocol):
+    """What a playout asks of a seat: the action of its next turn and the card it builds from the discard pile
+    when a pick is owed. Both read ``state`` (the turn-start position, never changed) and draw only from
+    ``rng``."""
+
+    def choose(self, state: Game, seat: int, rng: deck.SplitMix64) -> LegalAction:
+        """A legal action of ``seat`` for the next turn of ``state`` (the seat acts there)."""
+        ...
+
+    def pick(self, state: Game, seat: int, rng: deck.SplitMix64) -> Card | None:
+        """The card ``seat`` builds from the discard pile (R-HALI), ``None`` when none may be built."""
+        ...
+
+
+def choices(options: Sequence[Play]) -> Sequence[Play]:
+    """The plays a bot chooses among: every play but those that decline the extra turn the same play listed
+    keeping offers (R-BABYLON-N1). Keeping is never worse, since the kept card can at least be sold for 3 coins.
+    :func:`~.legal.plays` lists a play keeping right before the same play declining."""
+    out: list[Play] = []
+    for p in options:
+        if out and out[-1].keeps and not p.keeps and out[-1].use == p.use and out[-1].card is p.card:
+            continue
+        out.append(p)
+    return out
+
+
+class RandomPolicy:
+    """Uniformly random: a play drawn uniformly among the affordable ones (an unaffordable draw is struck out and
+    drawn again), then one of its cheapest purchases, uniformly, when it has several. Draws: one ``below(m)`` per
+    draw of a play, ``m`` the plays not yet struck out; one ``below(k)`` for ``k`` > 1 cheapest purchases."""
+
+    def choose(self, state: Game, seat: int, rng: deck.SplitMix64) -> LegalAction:
+        left = list(choices(plays(state, seat)))
+        while True:
+            j = rng.below(len(left))
+            priced = price(state, left[j])
+            if priced:
+                return priced[rng.below(len(priced))] if len(priced) > 1 else priced[0]
+            del left[j]  # a sale is always priced, so this ends
+
+    def pick(self, state: Game, seat: int, rng: deck.SplitMix64) -> Card | None:
+        options = pick_options(state, seat)
+        return options[rng.below(len(options))] if options else None
+
+
+class GreedyPolicy:
+    """One ply greedy (:func:`estimate`): the play of highest worth, the first listed among equals, then one of its
+    cheapest purchases drawn uniformly (bought from one neighbour or the other: the bot favours neither side).
+    Plays are priced best bound first, the bound being the worth at the play's least coins (:func:`~.legal.least_coins`), until no bound can
+    beat the best priced worth: the same choice as pricing every legal action, and the same draws."""
+
+    def choose(self, state: Game, seat: int, rng: deck.SplitMix64) -> LegalAction:
+        # Every stage is worth the same whatever card it uses, and so is every sale: only the first listed of each
+        # can be chosen, so the others are never priced. The kept plays keep their order, hence the tie-break.
+        options: list[Play] = []
+        staged = sold = False
+        for p in choices(plays(state, seat)):
+            if p.use == "build":
+                options.append(p)
+            elif p.use == "stage" and not staged:
+                staged = True
+                options.append(p)
+            elif p.use == "sell" and not sold:
+                sold = True
+                options.append(p)
+        bounds = [estimate(state, seat, p.use, p.card, least_coins(state, p)) for p in options]
+        best_value = 0.0
+        best_k = -1
+        best: tuple[LegalAction, ...] = ()
+        for k in sorted(range(len(options)), key=lambda k: (-bounds[k], k)):
+            if best and (bounds[k] < best_value or (bounds[k] == best_value and k > best_k)):
+                break
+            priced = price(state, options[k])
+            if not priced:
+                continue
+            # every cheapest purchase of a play costs the same coins, so they share one worth
+            value = estimate(state, seat, priced[0].use, priced[0].card, priced[0].coins)
+            if not best or value > best_value or (value == best_value and k < best_k):
+                best_value, best_k, best = value, k, priced
+        return best[rng.below(len(best))] if len(best) > 1 else best[0]
+
+    def pick(self, state: Game, seat: int, rng: deck.SplitMix64) -> Card | None:
+        options = pick_options(state, seat)
+        if not options:
+            return None
+        k = max(range(len(options)), key=lambda k: (estimate(state, seat, "build", options[k], 0), -k))
+        return options[k]
+
+
+#: The built-in policies by the name ``play_game`` and ``wnotation generate --bot`` take.
+POLICIES: Mapping[str, Policy] = MappingProxyType({"random": RandomPolicy(), "greedy": GreedyPolicy()})
+
+
+def estimate(state: Game, seat: int, use: str, card: Card, coins: int) -> float:
+    """The greedy bot's worth of a play paying ``coins`` in all: points, shields, science and coins it brings now.
+    Never more for more coins, so the worth at a play's coin cost bounds the worth of each of its purchases."""
+    city = state.cities[seat - 1]
+    if use == "sell":
+        return 1.0
+    if use == "stage":
+        i = stage_info(city.wonder, city.stages + 1)
+        gain = _worth(i, city.wonder.stages[city.stages].effects, 1.5)
+    else:
+        i = info(card)
+        gain = _worth(i, card.effects, 0.0)
+    gain += i.coins / 3 - coins / 3
+    if card.colour == "purple" and use == "build":
+        gain += 4
+    return gain
+
+
+#: What a card or stage brings whatever it costs (the first terms of :func:`estimate`), by its CardInfo's identity.
+_WORTH: Memo[int, tuple[CardInfo, float]] = memo("bot: worth of a card or stage", 1024)
+
+
+def _worth(i: CardInfo, effects: Sequence[Effect], gain: float) -> float:
+    found = _WORTH.get(id(i))
+    if found is not None and found[0] is i:
+        return found[1]
+    gain += sum(e.amount for e in effects if isinstance(e, Points))
+    gain += 1.6 * i.shields + (2.5 if i.science else 0) + 1.2 * len(i.sources) + 0.8 * len(i.discounts)
+    _WORTH.put(id(i), (i, gain))
+    return gain
