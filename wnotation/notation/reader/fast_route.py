@@ -36,7 +36,7 @@ class _Regexes:
         self.tag = re.compile(
             rf"\[[ \t]*(?>({term('TAG_NAME')}))[ \t]*((?>{string})(?:[ \t\n]*(?>{string}))*)[ \t]*\]{nl}"
         )
-        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({term('RUN')})){nl}")
+        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({lexical.TERMINALS['RUN']})){nl}")
         self.result = re.compile(rf"(?>({term('RESULT')}))[ \t]*(?>({term('RESULTS')})){nl}")
         # The writer's result line of a base game: every field, in BASE_RESULT_FIELDS order, one blank apart,
         # values short enough (a score pad's expansion rows take the general pattern).
