@@ -209,7 +209,7 @@ def _turn(g: Game, children: list[Any]) -> None:
             before.append(child)
     build.end_turn(g, label.value, label.start_pos, label.line, label.column, age, number, drafts, end,
                    tail if tail is not None else ([], None, []))
-    for closer in reversed(children[len(children) - closers :]):
+    for closer in children[len(children) - closers :]:
         build.close_variation(g, closer.start_pos)
 
 
