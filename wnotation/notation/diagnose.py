@@ -579,8 +579,9 @@ def _logical_lines(text: str, upto: int) -> tuple[int, bool]:
 
 def diagnose(exc: UnexpectedInput, text: str, source: str, line0: int, off0: int) -> NotationError:
     """A :class:`NotationSyntaxError` for Lark's ``exc`` on one game's ``text``, at the exact column."""
+    pos: int
     if isinstance(exc, UnexpectedCharacters):
-        pos = exc.pos_in_stream
+        pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
     elif isinstance(exc, UnexpectedToken):
         pos = exc.token.start_pos if exc.token.start_pos is not None else len(text)
         if exc.token.type == "$END":

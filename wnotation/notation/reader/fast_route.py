@@ -1,5 +1,6 @@
 """The fast route: plain games (tags, turn lines ``LABEL RUN``, result lines; no annotation) lexed by one regex
-per line, built from the Lark parser's own terminal patterns.
+per line, built from the Lark parser's own terminal patterns and ``lexical``'s pattern of a run of actions (``RUN``,
+which a test holds equal to the grammar's ``action`` rules).
 
 Each token sits in an atomic group, which matches as ``re.match`` does at that position, so every token is cut
 where Lark's contextual lexer cuts it (blanks are skipped as ``%ignore`` skips them). This module only lexes: it

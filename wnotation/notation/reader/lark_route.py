@@ -1,9 +1,10 @@
 """The reference route: the Lark LALR parser of ``grammar/7wn.lark`` with an inline transformer (no tree).
 
-The transformer's callbacks are named after the grammar's rules and only cut tokens: a tag into a
-:data:`~.header.TagEntry`, a run of actions into pieces and clauses (with ``lexical``'s decoders), annotations to
-the element they follow. Every check and every Record model is :mod:`.build`'s. A parse failure is turned into a
-precise syntax error by :mod:`..diagnose`, which this module calls (and which imports nothing of the reader).
+The transformer has a method per rule of the grammar: a tag becomes a :data:`~.header.TagEntry`, a purchase its
+Record model, a clause and an action what was written with its annotations; ``turn`` checks and builds the line's
+actions in the order they are written. Every check and every Record model is :mod:`.build`'s. A parse failure is
+turned into a precise syntax error by :mod:`..diagnose`, which this module calls (and which imports nothing of the
+reader).
 """
 
 from __future__ import annotations
