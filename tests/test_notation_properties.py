@@ -4,6 +4,7 @@ round-trip through text and JSON, the grammar builds strictly, and the decoders 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import lark
 import lark.exceptions
@@ -164,3 +165,16 @@ def test_pathological_lines_are_refused(line):
     """How long they take is measured in benchmarks/bench_timings.py, not asserted here."""
     with pytest.raises(NotationError):
         parse(HEADER + line + "\n")
+
+
+def test_the_spec_states_the_grammars_action_rules():
+    """Spec 13 quotes the structure of an action: each rule it states is a rule of grammar/7wn.lark, and the
+    grammar's action rules are all stated there (issue 30 item 4)."""
+    root = Path(__file__).resolve().parents[1]
+    spec = (root / "spec" / "7wn.md").read_text(encoding="utf-8")
+    section = spec[spec.index("## 13. Grammar"):spec.index("## 14. JSON")]
+    block = section[section.index("```\n") + 4:section.index("\n```", section.index("```\n"))]
+    stated = set(re.findall(r"(?:^|\s)([a-z]+):\s", block))
+    rules = set(re.findall(r"^([a-z]+):", grammar.grammar_text(), re.M))
+    assert {"action", "clause", "purchase", "group", "unit", "paid"} <= stated
+    assert stated <= rules, stated - rules
