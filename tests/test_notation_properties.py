@@ -4,7 +4,10 @@ round-trip through text and JSON, the grammar builds strictly, and the decoders 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import lark
+import lark.exceptions
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -95,7 +98,43 @@ PIECES = ["Lumber Yard", "Altar", " | ", "|", "sell ", "stage ", "?", " ?", "!",
 fragments = st.lists(st.sampled_from(PIECES), max_size=8).map("".join)
 
 
-@pytest.mark.parametrize("name", sorted(lexical.TERMINALS))
+def _grammar_run(text):
+    """Whether the grammar reads ``text`` after a turn label as actions only (no annotation, no ``//``, no ``)``)."""
+    try:
+        tree = grammar.tree_parser().parse(f'[Format "7WN 2"]\nI.1 {text}\n')
+    except lark.exceptions.UnexpectedInput:
+        return False
+    (turn,) = tree.find_data("turn")
+    return all(isinstance(c, lark.Tree) or c.type in ("LABEL", "BAR") for c in turn.children) and not any(
+        tok.type in ("COMMENT", "ATAG") for tok in turn.scan_values(lambda v: isinstance(v, lark.Token)))
+
+
+SAMPLE_RUNS = ("Lumber Yard | sell ? ? | stage ?(L clay) !, discard ?, pick Altar ?", ", pick ? ! | Bob: Altar",
+               "Temple (left 2 clay glass, R wood)!", "#3: total 4 rank -1", "sell ??", "stage ?!", "sell ?",
+               "Bob: stage ? , pick - !", "Altar (L 2 coins, r 0 coin)", "Altar (L 2 coins, R wood)", "Altar (L woodclay)",
+               "Altar (L wood2 clay)", "Altar (L 2wood)", "? !", "?!", "Altar, discardAltar", "Altar, pickAltar",
+               "Anna Maria: Altar", "Bob: (L wood)", "sell", "sell (L wood)", "Altar, discard ? !", "- !")
+
+
+def test_the_fast_routes_run_is_the_grammars_action_rules():
+    """RUN, the fast route's regex for a plain run of actions, accepts what the grammar's ``action`` rules accept
+    (spec 7, 7.3, 7.4, 13), matched as the fast route matches it: once, in an atomic group, as a lexer cuts a token
+    ("sell ??" is "sell ?" and a stray "?"). The route-equality tests hold the Records they give equal."""
+    ours = re.compile(rf"(?>{lexical.TERMINALS['RUN']})")
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(fragments)
+    def agree(text):
+        text = text.strip(" \t")
+        assert bool(ours.fullmatch(text)) == _grammar_run(text), text
+
+    agree()
+    for text in SAMPLE_RUNS:
+        assert bool(ours.fullmatch(text)) == _grammar_run(text), text
+    assert [_grammar_run(t) for t in ("sell ??", "?!", "Altar (L woodclay)", "Altar (L 2 coins, R wood)")] == [False] * 4
+
+
+@pytest.mark.parametrize("name", sorted(set(lexical.TERMINALS) - {"RUN"}))
 def test_decoders_accept_exactly_the_grammar_terminals(name):
     ours = re.compile(lexical.TERMINALS[name])
     theirs = re.compile(grammar.tree_parser().get_terminal(name).pattern.to_regexp())
@@ -126,3 +165,16 @@ def test_pathological_lines_are_refused(line):
     """How long they take is measured in benchmarks/bench_timings.py, not asserted here."""
     with pytest.raises(NotationError):
         parse(HEADER + line + "\n")
+
+
+def test_the_spec_states_the_grammars_action_rules():
+    """Spec 13 quotes the structure of an action: each rule it states is a rule of grammar/7wn.lark, and the
+    grammar's action rules are all stated there (issue 30 item 4)."""
+    root = Path(__file__).resolve().parents[1]
+    spec = (root / "spec" / "7wn.md").read_text(encoding="utf-8")
+    section = spec[spec.index("## 13. Grammar"):spec.index("## 14. JSON")]
+    block = section[section.index("```\n") + 4:section.index("\n```", section.index("```\n"))]
+    stated = set(re.findall(r"(?:^|\s)([a-z]+):\s", block))
+    rules = set(re.findall(r"^([a-z]+):", grammar.grammar_text(), re.M))
+    assert {"action", "clause", "purchase", "group", "unit", "paid"} <= stated
+    assert stated <= rules, stated - rules

@@ -1,8 +1,8 @@
 """Turning a Lark parse failure into a :class:`NotationSyntaxError` at the exact column, in plain words.
 
-A run of actions is one token, so Lark can only say "no token here". On failure this module re-reads the
-failing line with a small hand-written recogniser of the same syntax and reports the first character that
-cannot continue it, with what was expected there. It runs only on errors; speed does not matter here.
+Lark's position says which line failed; this module re-reads that line with a small hand-written recogniser of the
+same syntax and reports the first character that cannot continue it, with what was expected there (the words of
+syntax errors are older than the grammar's action rules and stay as they were). It runs only on errors; speed does not matter here.
 """
 
 from __future__ import annotations
@@ -48,8 +48,21 @@ RESOURCES = _vocabulary.RESOURCES
 CATEGORIES = _vocabulary.LINE_FIELDS  # the words a result line may state
 _ANNOTATION = ("a comment", "a [%tag]")
 _PLAIN = {
-    "RUN": "an action",
-    "CONT": "'|' or ','",
+    "SEAT": "a seat",
+    "VERB": "'sell' or 'stage'",
+    "NAME": "a card name",
+    "UNKNOWN": "'?'",
+    "NONE": "'-'",
+    "UGLYPH": "a glyph",
+    "DISCARD": "', discard'",
+    "PICK": "', pick'",
+    "SIDE": "a side",
+    "COUNT": "a number",
+    "ZERO": "'0'",
+    "RESOURCE": "a resource",
+    "COINS": "'coins'",
+    "COLON": "':'",
+    "COMMA": "','",
     "BAR": "'|'",
     "COMMENT": "a comment",
     "ATAG": "a [%tag]",
@@ -64,8 +77,6 @@ _PLAIN = {
     "STRING": "a quoted value",
     "LSQB": "'['",
     "RSQB": "']'",
-    "PICK_OPEN": "', pick'",
-    "PICK_REST": "the picked card",
     "VOPEN": "'(' (a variation)",
     "VCLOSE": "')' (the end of a variation)",
     "$END": "the end of the game",
@@ -568,6 +579,7 @@ def _logical_lines(text: str, upto: int) -> tuple[int, bool]:
 
 def diagnose(exc: UnexpectedInput, text: str, source: str, line0: int, off0: int) -> NotationError:
     """A :class:`NotationSyntaxError` for Lark's ``exc`` on one game's ``text``, at the exact column."""
+    pos: int
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
     elif isinstance(exc, UnexpectedToken):

@@ -1,7 +1,7 @@
 """The lexical pieces of 7WN as compiled Python regexes, and the escape rules of strings and comments.
 
-The grammar's coarse terminals (a run of actions is one token) are decoded here; each pattern below
-spells the same language as the terminal of the same name in ``grammar/7wn.lark`` (a test compares them).
+The fast route's coarse patterns (a run of actions is one match) are decoded here; each pattern below spells the
+same language as the terminal or the rules of the same name in ``grammar/7wn.lark`` (tests compare them).
 The reader, the writer and the error diagnosis share these definitions; nothing here knows the catalogue.
 """
 
@@ -41,12 +41,12 @@ PIECE = rf"{MAIN}(?:{CLAUSE})*"
 BAR_SEP = rf"{OSP}\|{OSP}"
 CATEGORY = rf"(?i:{'|'.join(LINE_FIELDS)})"
 
-# The coarse terminals of the grammar, for the equivalence test and the diagnosis.
+# Terminals of the grammar, for the equivalence test and the diagnosis; and RUN, a whole run of actions without
+# annotations ("Lumber Yard | sell ? | stage Altar"), the fast route's one regex for what the grammar's action rules
+# accept on a plain turn line (a test holds it equal to them).
 TERMINALS = {
     "RUN": rf"{PIECE}(?:{BAR_SEP}{PIECE})*",
-    "CONT": rf"(?:(?:{CLAUSE})+|{BAR_SEP}{PIECE})(?:{BAR_SEP}{PIECE})*",
-    "PICK_OPEN": rf",{OSP}(?i:pick)(?=[ \t])",
-    "PICK_REST": rf"{PICKED}(?:{CLAUSE})*(?:{BAR_SEP}{PIECE})*",
+    "PICK": rf",{OSP}(?i:pick)(?=[ \t])",
     "RESULTS": rf"{SEAT_REF}{OSP}:(?:{SP}{CATEGORY}{SP}-?[0-9]+)*",
     "LABEL": r"(?i:III|II|I)\.[1-7](?![^ \t\n0-9.])",
     "COMMENT": r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}",

@@ -277,15 +277,20 @@ def piece(g: Game, m: Any, at: int, line: int, column: int) -> tuple[Draft, Pick
         a.glyph = m.group("uglyph") or m.group("uglyph2")
     if bought:
         a.purchase = purchase(bought)
-        if type(a.purchase) is CoinsPaid and g.header.get("format") == FORMAT_VERSION:
-            where = at + m.start("purchase" if name else "upurchase")
-            raise g.error(StructureError, "a purchase stated in coins needs [Format \"7WN 2\"]: this game is "
-                          f"\"{FORMAT_VERSION}\", which states the resources bought", where, rule="version",
-                          expected=("a purchase of resources", "[Format \"7WN 2\"]"))
+        if type(a.purchase) is CoinsPaid:
+            coins_allowed(g, at + m.start("purchase" if name else "upurchase"))
     clauses_text = m.group("clauses")
     rel = m.start("clauses")
     pick = clauses(g, a, clauses_text, at + rel, line, column + rel) if clauses_text else None
     return a, pick
+
+
+def coins_allowed(g: Game, where: int) -> None:
+    """Refuse a purchase stated in coins (written at ``where``) in a game of format version 1 (spec 3.1)."""
+    if g.header.get("format") == FORMAT_VERSION:
+        raise g.error(StructureError, "a purchase stated in coins needs [Format \"7WN 2\"]: this game is "
+                      f"\"{FORMAT_VERSION}\", which states the resources bought", where, rule="version",
+                      expected=("a purchase of resources", "[Format \"7WN 2\"]"))
 
 
 def purchase(text: str) -> StatedPurchase | CoinsPaid:

@@ -1,5 +1,6 @@
 """The fast route: plain games (tags, turn lines ``LABEL RUN``, result lines; no annotation) lexed by one regex
-per line, built from the Lark parser's own terminal patterns.
+per line, built from the Lark parser's own terminal patterns and ``lexical``'s pattern of a run of actions (``RUN``,
+which a test holds equal to the grammar's ``action`` rules).
 
 Each token sits in an atomic group, which matches as ``re.match`` does at that position, so every token is cut
 where Lark's contextual lexer cuts it (blanks are skipped as ``%ignore`` skips them). This module only lexes: it
@@ -37,7 +38,7 @@ class _Regexes:
         self.tag = re.compile(
             rf"\[[ \t]*(?>({term('TAG_NAME')}))[ \t]*((?>{string})(?:[ \t\n]*(?>{string}))*)[ \t]*\]{nl}"
         )
-        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({term('RUN')})){nl}")
+        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({lexical.TERMINALS['RUN']})){nl}")
         self.result = re.compile(rf"(?>({term('RESULT')}))[ \t]*(?>({term('RESULTS')})){nl}")
         # The writer's result line of a base game: every field, in BASE_RESULT_FIELDS order, one blank apart,
         # values short enough (a score pad's expansion rows take the general pattern).
