@@ -59,6 +59,7 @@ COMMAND_MODULES = (
     "bgstats",
     "conformance",
     "lsp",
+    "analyse",
 )
 
 for _name in COMMAND_MODULES:
