@@ -5,6 +5,7 @@ in worker processes if asked. The rollout policy is :func:`~.rollout.choose`; th
 calls ``engine/bot.py`` makes (legal actions, ``play_turn``, ``play_picks``, ``end_age``), never with rules of its own.
 """
 
+from .marks import THRESHOLDS, Mark, annotate, classify, marks
 from .winchance import Analysis, Estimate, analyse, estimate, playout, wilson
 
-__all__ = ["Analysis", "Estimate", "analyse", "estimate", "playout", "wilson"]
+__all__ = ["THRESHOLDS", "Mark", "annotate", "classify", "marks", "Analysis", "Estimate", "analyse", "estimate", "playout", "wilson"]
