@@ -8,9 +8,10 @@ import math
 import pytest
 
 import wnotation
-from wnotation.analysis import analyse, estimate, playout, wilson
+from wnotation.analysis import Mark, analyse, annotate, classify, estimate, marks, playout, wilson
 from wnotation.analysis.winchance import boundaries, stream
 from wnotation.engine import replay
+from wnotation.notation import from_json, to_json, write
 from wnotation.record import Record
 
 from cli_helpers import run
@@ -96,3 +97,52 @@ def test_command_on_a_bundled_replay_text_and_json() -> None:
 
 def test_command_refuses_zero_playouts() -> None:
     assert "--playouts" in run("analyse", FOUR, "--playouts", "0", code=2).stderr
+
+
+@pytest.mark.parametrize(("loss", "label"), [
+    (0.0, None), (0.049, None), (0.05, "inaccuracy"), (0.099, "inaccuracy"), (0.10, "mistake"),
+    (0.149, "mistake"), (0.15, "blunder"), (0.9, "blunder"),
+])
+def test_mark_thresholds_of_the_spec(loss: float, label: str | None) -> None:
+    """spec/7wn.md §8.4: inaccuracy from 0.05, mistake from 0.10, blunder from 0.15 of win chance lost."""
+    assert classify(loss) == label
+
+
+def _marked() -> tuple[Record, tuple[Mark, ...]]:
+    record = _record("replays/3p-babylon-halikarnassos-olympia.7wn")
+    cut = record.model_copy(update={"turns": record.turns[:2], "results": ()})
+    return cut, marks(cut, 3, seed=9)
+
+
+def test_marks_rate_every_action_against_its_alternatives() -> None:
+    cut, found = _marked()
+    assert [(m.age, m.turn, m.seat) for m in found] == [(1, t, s) for t in (1, 2) for s in (1, 2, 3)]
+    assert all(m.best_chance >= m.chance and m.loss == m.best_chance - m.chance for m in found)
+    assert found == marks(cut, 3, seed=9)
+
+
+def test_computed_tags_round_trip_through_fmt_and_json() -> None:
+    """spec §8.4: [%win] and [%mark] are tags (§8.1): canonical text and JSON keep them; a human's glyph stays."""
+    cut, found = _marked()
+    fake = found[1]
+    fake = Mark(fake.age, fake.turn, fake.seat, 0.1, "build Clay Pit", 0.35, 3)  # a sure blunder
+    annotated = annotate(cut, analyse(cut, 3, seed=9), (fake,))
+    text = write(annotated)
+    assert "[%mark blunder -0.250 build Clay Pit]" in text and "// [%win " in text
+    again = next(wnotation.read_games(text))
+    assert isinstance(again, Record)
+    assert write(again) == text
+    assert from_json(to_json(again)) == again
+    tags = dict(again.turns[0].actions[1].annotation.tags)
+    assert tags["mark"] == "blunder -0.250 build Clay Pit"
+    win = dict(again.turns[0].annotation.tags)["win"].split()
+    assert win[-1] == "n=3" and math.isclose(sum(float(x) for x in win[:-1]), 1.0, abs_tol=2e-3)
+    glyphs = [a.annotation.glyph for t in cut.turns for a in t.actions]
+    assert glyphs == [a.annotation.glyph for t in again.turns for a in t.actions]
+    assert "?!" in text  # Priya's glyph of I.2 is the annotator's, kept
+
+
+def test_command_annotate_prints_canonical_text() -> None:
+    out = run("analyse", "replays/3p-babylon-halikarnassos-olympia.7wn", "--playouts", "1", "--annotate").stdout
+    assert out.count("[%win ") == len(_record("replays/3p-babylon-halikarnassos-olympia.7wn").turns)
+    assert write(next(wnotation.read_games(out))) == out  # type: ignore[arg-type]
