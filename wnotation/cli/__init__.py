@@ -60,6 +60,7 @@ COMMAND_MODULES = (
     "conformance",
     "lsp",
     "serve",
+    "analyse",
 )
 
 for _name in COMMAND_MODULES:

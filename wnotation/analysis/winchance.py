@@ -1,0 +1,211 @@
+"""Each seat's chance to win a position, estimated by playing it out many times (issue 33, item 1).
+
+A playout keeps what the position knows (cities, coins, the pile, the hands held) and draws what it does not: a
+hand's unknown cards from what the Age's deck can still hold, the later Ages afresh (and the guilds, when the record
+does not name them). Every seat is then played by :func:`.rollout.choose` to the end, and the winners share the
+victory (R-WIN: 1/k to each of k winners). Each playout has its own SplitMix64 stream, derived from the seed, the
+position's index and the playout's index, so the figures depend on the seed alone, never on ``jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from ..model import deck
+from ..model.catalog import Card, load
+from ..engine import Game, Replay, State, end_age, play_picks, play_turn, picks_owed, replay, seats_to_act
+from ..engine.results import city_view
+from ..engine.rules import Play, deal_events
+from ..engine.scoring import score
+from ..model.record import Record
+from .rollout import choose
+
+#: The normal quantile of the 95 % intervals.
+Z95 = 1.959963984540054
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One seat's chance to win: the mean win share over ``playouts`` and its 95 % Wilson interval; an exact
+    figure (a finished game) has ``playouts`` 0 and ``low == high == chance``."""
+
+    seat: int
+    chance: float
+    low: float
+    high: float
+    playouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The estimates of one position (address ``where``), one per seat in seat order."""
+
+    where: str
+    estimates: tuple[Estimate, ...]
+
+
+def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``p`` seen over ``n`` trials (``(p, p)`` when ``n`` is 0): it stays
+    inside [0, 1] and is not empty at 0 or 1, where the normal interval collapses."""
+    if n == 0:
+        return p, p
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))  # rounding never leaves p outside
+
+
+def stream(seed: int, position: int, playout: int) -> deck.SplitMix64:
+    """The generator of one playout: a function of the seed and both indices only."""
+    rng = deck.SplitMix64((seed + _GAMMA * ((position << 24) + playout + 1)) & _MASK)
+    rng.state = rng.next()
+    return rng
+
+
+def shares(game: Game | State) -> tuple[float, ...]:
+    """Each seat's win share at the end of ``game``: 1/k to each of the k seats ranked first (R-WIN)."""
+    sheet = score([city_view(c) for c in game.cities])
+    winners = sheet.winners()
+    return tuple(1 / len(winners) if c.seat in winners else 0.0 for c in game.cities)
+
+
+def _guilds(game: Game, rng: deck.SplitMix64) -> tuple[str, ...]:
+    """The game's guilds, or N+2 of the ten drawn when the record does not name them (R-DECK)."""
+    if game.table.guilds is not None:
+        return tuple(g.name for g in game.table.guilds)
+    return tuple(g.name for g in deck.shuffle(load().guilds, rng)[: deck.guild_count(game.players)])
+
+
+def _fill(game: Game, rng: deck.SplitMix64) -> None:
+    """Replace the unknown cards of the hands held by cards the Age's deck can still hold: its copies (R-DECK) less
+    every known card of that Age in the hands, the cities, under the boards and on the pile."""
+    if not any(c is None for h in game.hands for c in h):
+        return
+    age = game.age
+    left: Counter[Card] = deck.copies(age, game.players, game.table.guilds)
+    seen = [c for h in game.hands for c in h if c is not None]
+    seen += [c for city in game.cities for c in (*city.buildings, *city.snapshot().staged) if c is not None]
+    seen += [c for c in game.discard if c is not None]
+    for c in seen:
+        if c.age == age and left[c] > 0:
+            left[c] -= 1
+    pool = deck.shuffle(sorted(left.elements(), key=lambda c: c.name), rng)
+    for k, hand in enumerate(game.hands):
+        if any(c is None for c in hand):
+            game.set_hand(k, tuple(c if c is not None else pool.pop() for c in hand))
+
+
+def _deal(game: Game, age: int, rng: deck.SplitMix64) -> None:
+    """Deal ``age`` afresh: its canonical deck shuffled, seven cards a seat (R-DECK)."""
+    cards = deck.shuffle(deck.deck(age, game.players, _guilds(game, rng) if age == 3 else ()), rng)
+    n = deck.HAND_SIZE
+    for e in deal_events(age, [cards[n * k : n * (k + 1)] for k in range(game.players)]):
+        game.apply(e)
+
+
+def playout(state: State, rng: deck.SplitMix64) -> tuple[float, ...]:
+    """Play ``state`` out to the end once, every seat played by the rollout policy; each seat's win share."""
+    game = Game(state)
+    _fill(game, rng)
+    while not game.finished:
+        if game.age == 0 or game.ended:
+            _deal(game, game.age + 1, rng)
+            continue
+        acting = seats_to_act(game)
+        owed = picks_owed(game)
+        if owed and (game.turn < 6 or not acting):
+            picks = {}
+            for seat in owed:
+                card = choose(game, seat, rng)[1]
+                picks[seat] = (card.name if card is not None else None,)
+            play_picks(game, picks, game.address)
+        elif acting:
+            plays = []
+            for seat in acting:
+                a = choose(game, seat, rng)[0]
+                assert a is not None
+                discard = (a.discard,) if game.turn == 5 and not a.keeps and a.discard is not None else ()
+                purchase = None if a.default else (a.purchase.left, a.purchase.right)
+                plays.append(Play(seat, a.use, a.card, purchase, discard))
+            play_turn(game, plays)
+        else:
+            for e in end_age(game):
+                game.apply(e)
+    return shares(game)
+
+
+def estimate(state: State, playouts: int, seed: int = 0, position: int = 0) -> tuple[Estimate, ...]:
+    """Each seat's chance to win ``state``: exact at the end of the game, else the mean of ``playouts`` playouts
+    with its Wilson interval. ``position`` picks the playouts' streams (:func:`stream`)."""
+    if state.finished:
+        return tuple(Estimate(k + 1, p, p, p, 0) for k, p in enumerate(shares(state)))
+    if playouts < 1:
+        raise ValueError(f"{playouts} playouts: at least one is needed")
+    totals = [0.0] * state.players
+    for j in range(playouts):
+        for k, p in enumerate(playout(state, stream(seed, position, j))):
+            totals[k] += p
+    out = []
+    for k, total in enumerate(totals):
+        p = total / playouts
+        low, high = wilson(p, playouts)
+        out.append(Estimate(k + 1, p, low, high, playouts))
+    return tuple(out)
+
+
+def boundaries(played: Replay) -> tuple[str, ...]:
+    """The turn boundaries analysed: every position of the replay from the first deal on."""
+    return tuple(a for a in played.positions if a != "start")
+
+
+_WORKER: Replay | None = None
+
+
+def _start(record: Record) -> None:
+    global _WORKER
+    _WORKER = replay(record)
+
+
+def _task(args: tuple[str, int, int, int]) -> Analysis:
+    where, playouts, seed, index = args
+    assert _WORKER is not None
+    return Analysis(where, estimate(_WORKER.position(where), playouts, seed, index))
+
+
+def analyse(record: Record, playouts: int, seed: int = 0, jobs: int = 1,
+            done: Callable[[Analysis], None] | None = None, played: Replay | None = None) -> tuple[Analysis, ...]:
+    """Estimate every turn boundary of ``record`` (:func:`boundaries`), in ``jobs`` worker processes when more
+    than one; ``done`` is called as each position is finished (for a progress bar). The same seed gives the same
+    figures whatever ``jobs`` is."""
+    played = played if played is not None else replay(record)
+    where = boundaries(played)
+    tasks = [(a, playouts, seed, k) for k, a in enumerate(where)]
+    out: list[Analysis] = []
+    if jobs <= 1:
+        global _WORKER
+        _WORKER = played
+        try:
+            for t in tasks:
+                out.append(_task(t))
+                if done is not None:
+                    done(out[-1])
+        finally:
+            _WORKER = None
+        return tuple(out)
+    with ProcessPoolExecutor(jobs, initializer=_start, initargs=(record,)) as pool:
+        for result in pool.map(_task, tasks):
+            out.append(result)
+            if done is not None:
+                done(result)
+    return tuple(out)
+
+
+def seat_names(record: Record) -> Sequence[str]:
+    """The seats' names in seat order."""
+    return [s.name for s in record.seats]
