@@ -11,22 +11,14 @@ import argparse
 import contextlib
 import io
 import tempfile
-import time
 from pathlib import Path
+
+from bench_parse import _best  # the same best-of-N CPU timing as the parse benchmark
 
 from wnotation.notation import reader, write
 from wnotation.support.gcpolicy import batch_collection
 
 ANNOTATED = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.7wn"))
-
-
-def _best(run, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def main() -> None:
