@@ -1,5 +1,5 @@
 """The lazily pricing policies (issue 31 item 4): plays listed unpriced, priced one at a time, chosen as pricing
-every legal action would choose (greedy) or uniformly over affordable plays (random)."""
+every legal action would choose (greedy) or uniformly over affordable plays (uniform)."""
 
 from collections import Counter
 
@@ -9,8 +9,10 @@ from wnotation.model import deck
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.engine.legal import LegalAction, legal_actions, least_coins, plays, price, priced
-from wnotation.engine.policy import POLICIES, GreedyPolicy, Policy, RandomPolicy, choices, estimate
-from wnotation.engine.state import Game
+from wnotation.engine.policy import POLICIES, GreedyPolicy, Policy, RandomPolicy, UniformPolicy, choices, estimate
+from wnotation.engine.bot import draw_wonders
+from wnotation.engine.rules import deal_events
+from wnotation.engine.state import Game, Table, initial
 
 GAMES = [(players, seed, "greedy" if seed % 2 else "random") for players in (3, 5, 7) for seed in range(4)]
 
@@ -97,7 +99,7 @@ def test_R_BABYLON_N1__the_policies_keep_the_last_card_when_they_may():
     assert kept
 
 
-def test_random_draws_each_affordable_play_uniformly():
+def test_uniform_draws_each_affordable_play_uniformly():
     """Over many draws at one position, every affordable play comes up, about equally often (R-TRADE-MINIMAL:
     each play once, whatever the number of its cheapest purchases)."""
     game, seat = next((g, s) for g, s in positions()
@@ -106,15 +108,26 @@ def test_random_draws_each_affordable_play_uniformly():
     affordable = {(p.use, p.card.name) for p in plays(game, seat) if price(game, p)}
     rng = deck.SplitMix64(7)
     n = 600 * len(affordable)
-    counts = Counter((a.use, a.card.name) for a in (RandomPolicy().choose(game, seat, rng) for _ in range(n)))
+    counts = Counter((a.use, a.card.name) for a in (UniformPolicy().choose(game, seat, rng) for _ in range(n)))
     assert set(counts) == affordable
     assert min(counts.values()) > 0.8 * n / len(affordable) and max(counts.values()) < 1.2 * n / len(affordable)
 
 
-@pytest.mark.parametrize("name", ["random", "greedy"])
+@pytest.mark.parametrize("name", ["random", "greedy", "uniform"])
 def test_the_policies_are_policies_and_pick_from_the_pile(name):
     policy: Policy = POLICIES[name]
-    assert isinstance(policy, (RandomPolicy, GreedyPolicy))
+    assert isinstance(policy, (RandomPolicy, GreedyPolicy, UniformPolicy))
     records = [play_game(players, seed, name) for players in (5, 7) for seed in range(2, 6)]
     picks = [a.pick for r in records for t in r.turns for a in t.actions if a.pick is not None]
     assert any(p.card is not None for p in picks)  # Halikarnassos builds from the pile (R-HALI)
+
+
+def test_the_random_bot_keeps_its_seed_stream() -> None:
+    """``random`` draws over every legal action, as the golden fixtures were made: the lazy draw is ``uniform``."""
+    game = Game(initial(Table(("A", "B", "C"), draw_wonders(3, 5), deck.deal(3, 5).guilds)))
+    for e in deal_events(1, deck.deal(3, 5).hands[0]):
+        game.apply(e)
+    legal = legal_actions(game, 1)
+    a, b = deck.SplitMix64(9), deck.SplitMix64(9)
+    chosen, expected = RandomPolicy().choose(game, 1, a), legal[b.below(len(legal))]
+    assert (chosen.use, chosen.card.name, chosen.coins) == (expected.use, expected.card.name, expected.coins)

@@ -432,7 +432,7 @@ def test_every_kind_applies_to_some_small_game():
 def test_R_HALI__a_pick_on_an_extra_turn_action_is_reported():
     """Babylon's extra-turn action can never owe a build from the discard pile, so a pick clause there is an
     error at its line, as it is on an action of turns 1..6 (``extra_pick``)."""
-    g = legal_game(3, 3, "random")  # 3p seed 3: Babylon keeps its last card (R-BABYLON-N1)
+    g = legal_game(3, 0, "random")
     k = next(k for k, t in enumerate(g.record.turns) if t.number == 7)
     a = g.record.turns[k].actions[0]
     assert_reported_at_line(g, Change(k, a.seat, "pick on the extra turn", {"pick": Pick(card="Press")},

@@ -22,7 +22,7 @@ EXPLORE = 1 << 62
 def choose(game: Game, seat: int, rng: SplitMix64) -> tuple[LegalAction | None, Card | None]:
     """``(action, None)`` for a seat to act, ``(None, pick)`` for a seat owed a build from the pile (R-HALI; the
     pick ``None`` declines): greedy, or uniformly random one time in four."""
-    policy = POLICIES["random" if rng.next() < EXPLORE else "greedy"]
+    policy = POLICIES["uniform" if rng.next() < EXPLORE else "greedy"]
     if seat in picks_owed(game):
         return None, policy.pick(game, seat, rng)
     return policy.choose(game, seat, rng), None

@@ -18,7 +18,7 @@ from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seat
 from .scoring import CityView, score
 from .state import Game, Table, initial
 
-BOTS = ("random", "greedy")
+BOTS = ("random", "greedy", "uniform")
 #: Seat names of generated games, seat 1 first.
 NAMES = ("Ada", "Bob", "Cyd", "Dee", "Eve", "Fox", "Gus")
 #: The Wonders and sides come from a second SM64 generator seeded with ``seed ^ WONDER_SALT`` ("WONDERS" in ASCII).

@@ -12,7 +12,7 @@ from typing import Mapping, Protocol, Sequence
 
 from ..model import deck
 from ..model.catalog import Card, Effect, Points
-from .legal import LegalAction, Play, least_coins, plays, price
+from .legal import LegalAction, Play, least_coins, legal_actions, plays, price
 from .memo import Memo, memo
 from .rules import pick_options
 from .state import CardInfo, Game, info, stage_info
@@ -45,6 +45,34 @@ def choices(options: Sequence[Play]) -> Sequence[Play]:
 
 
 class RandomPolicy:
+    """Uniformly random over the legal actions, each cheapest purchase an action of its own (the stream that
+    ``wnotation generate --bot random`` and the golden fixtures are made with): one ``below(m)`` over the
+    ``m`` legal actions that do not decline an offered extra turn. It prices every legal action; :class:`UniformPolicy`
+    is the lazy one."""
+
+    def choose(self, state: Game, seat: int, rng: deck.SplitMix64) -> LegalAction:
+        options = _keeping(legal_actions(state, seat))
+        return options[rng.below(len(options))]
+
+    def pick(self, state: Game, seat: int, rng: deck.SplitMix64) -> Card | None:
+        options = pick_options(state, seat)
+        return options[rng.below(len(options))] if options else None
+
+
+def _keeping(legal: Sequence[LegalAction]) -> Sequence[LegalAction]:
+    """``legal`` without the actions that decline the extra turn the same action listed keeping offers
+    (R-BABYLON-N1); :func:`~.legal.legal_actions` lists an action keeping right before the same one declining."""
+    if not any(a.keeps for a in legal):
+        return legal
+    out: list[LegalAction] = []
+    for a in legal:
+        if out and out[-1].keeps and not a.keeps and out[-1].discarding(a.discard) == a:
+            continue
+        out.append(a)
+    return out
+
+
+class UniformPolicy:
     """Uniformly random: a play drawn uniformly among the affordable ones (an unaffordable draw is struck out and
     drawn again), then one of its cheapest purchases, uniformly, when it has several. Draws: one ``below(m)`` per
     draw of a play, ``m`` the plays not yet struck out; one ``below(k)`` for ``k`` > 1 cheapest purchases."""
@@ -108,7 +136,8 @@ class GreedyPolicy:
 
 
 #: The built-in policies by the name ``play_game`` and ``wnotation generate --bot`` take.
-POLICIES: Mapping[str, Policy] = MappingProxyType({"random": RandomPolicy(), "greedy": GreedyPolicy()})
+POLICIES: Mapping[str, Policy] = MappingProxyType({"random": RandomPolicy(), "greedy": GreedyPolicy(),
+                                                   "uniform": UniformPolicy()})
 
 
 def estimate(state: Game, seat: int, use: str, card: Card, coins: int) -> float:

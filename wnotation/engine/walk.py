@@ -28,7 +28,7 @@ class SeatOutcome:
     placed card (``None`` if unseen), ``how`` a build's way (``paid``, ``chain``, ``power``, ``unpaid``),
     ``stage`` the stage built; coins paid to the bank and to each neighbour (R-TRADE) and the units those bought,
     whichever way the record stated the purchase; ``income`` the coins the play (and its pick) brought; on turn 6
-    the last card: ``kept_last`` (Babylon plays it, R-BABYLON) or ``last`` (the discarded card, R-LAST); ``pick``
+    the last card: ``kept_last`` (Babylon plays it, R-BABYLON-N1) or ``last`` (the discarded card, R-LAST); ``pick``
     the card built from the discard pile that this play earned and ``declined`` if it went unused (R-HALI,
     R-HALI-LAST: picks after the Age's last turn belong to the extra-turn stage that earned them, else to turn 6).
     """
