@@ -283,6 +283,11 @@ def _record_index(request: Request, csrf: str | None, message: str = "", status:
     return layout("Record", f"<h1>Games being recorded</h1>{listed}{form}", csrf=csrf, status=status)
 
 
+def _key_needed(title: str, what: str) -> Response:
+    """The 403 page of a write without a session: what needed the key, and where to log in."""
+    return layout(title, f'<p class="bad">{what} needs the club key: <a href="/login">log in</a>.</p>', status=403)
+
+
 async def record_index(request: Request) -> Response:
     return await run_in_threadpool(_record_index, request, _csrf(request))
 
@@ -290,8 +295,7 @@ async def record_index(request: Request) -> Response:
 async def record_new(request: Request) -> Response:
     found = _session(request)
     if found is None:
-        return layout("Record", '<p class="bad">Recording needs the club key: <a href="/login">log in</a>.</p>',
-                      status=403)
+        return _key_needed("Record", "Recording")
     csrf = found[1]
     form = await _form(request, 16384, fields=30)
     if form is None or not isinstance(form.get("csrf"), str) or not same(str(form.get("csrf")), csrf):
@@ -365,8 +369,7 @@ async def record_page(request: Request) -> Response:
 async def record_answer(request: Request) -> Response:
     found = _session(request)
     if found is None:
-        return layout("Record", '<p class="bad">Recording needs the club key: <a href="/login">log in</a>.</p>',
-                      status=403)
+        return _key_needed("Record", "Recording")
     form = await _form(request, 4096)
     sent = None if form is None else form.get("csrf")
     typed = None if form is None else form.get("answer", "")
@@ -418,8 +421,7 @@ async def _bounded_body(request: Request, limit: int) -> bytes | None:
 async def upload(request: Request) -> Response:
     found = _session(request)
     if found is None:
-        return layout("Upload", '<p class="bad">Uploading needs the club key: <a href="/login">log in</a>.</p>',
-                      status=403)
+        return _key_needed("Upload", "Uploading")
     csrf = found[1]
     form = await _form(request, MAX_UPLOAD_BYTES + _FORM_SLACK, files=1)
     if form is None:
