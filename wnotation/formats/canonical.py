@@ -40,7 +40,7 @@ from ..model.catalog import Card
 from ..engine import Replay, replay
 from ..engine.coins import Coins, purchase_for
 from ..engine.legal import LegalAction
-from ..engine.results import VariationReplay
+from ..engine.results import VariationReplay, same_replay
 from ..engine.state import State
 from ..engine.trade import Purchase, Refusal
 from ..engine.walk import TurnView, Visitor, walk
@@ -215,12 +215,3 @@ def canonical_purchases(record: Record, played: Replay | None = None) -> Record:
 
     ``played`` is ``replay(record)`` when the caller has it already."""
     return _apply(record, purchase_changes(record, played))
-
-
-def same_replay(a: Replay, b: Replay) -> bool:
-    """Whether two replays say the same: equal events, findings (rule, message, address, seat, severity) and
-    score sheets. Source spans are not compared."""
-    def findings(r: Replay) -> list[tuple[str, str, str, int | None, str]]:
-        return [(f.rule, f.message, f.address, f.seat, f.severity) for f in r.findings]
-
-    return a.events == b.events and findings(a) == findings(b) and a.scores == b.scores
