@@ -29,12 +29,16 @@ class _Log(Visitor):
         self.turns: list[TurnView] = []
         self.battles: list[Battle] = []
         self.positions: list[PositionView] = []
+        self.unplayed_actions: list[tuple[str, int, int, str]] = []
 
     def begin_game(self, played: Replay) -> None:
         self.calls.append(("begin_game", ""))
 
     def position(self, at: PositionView) -> None:
         self.positions.append(at)
+
+    def unplayed(self, line: str, at: int, index: int, why: str) -> None:
+        self.unplayed_actions.append((line, at, index, why))
 
     def turn(self, turn: TurnView) -> None:
         self.calls.append(("turn", turn.address))
@@ -278,6 +282,9 @@ def test_outcomes_tied_to_the_written_actions_the_engine_played() -> None:
     walk(played, log, record)
     one, two = (t for t in log.turns if not t.address.count("("))
     assert one.written is doubled and two.written is second
+    assert (one.written_at, two.written_at) == (0, 1)
+    # the seat's second action, and every action of the second writing of I.2
+    assert log.unplayed_actions == [("", 0, 1, "ignored")] + [("", 2, k, "ignored") for k in range(2)]
     assert [(s, o.action, o.index) for s, o in one.seats.items()] == [
         (1, doubled.actions[0], 0), (2, doubled.actions[2], 2), (3, doubled.actions[3], 3)]
     assert one.seats[1].card is not None and one.seats[1].card.name == "Lumber Yard"
@@ -288,6 +295,16 @@ def test_outcomes_tied_to_the_written_actions_the_engine_played() -> None:
     bare = _Log()
     walk(played, bare)
     assert all(t.written is None and all(o.action is None for o in t.seats.values()) for t in bare.turns)
+    assert bare.unplayed_actions == []
+
+
+def test_actions_of_a_turn_the_line_never_reaches_are_not_replayed() -> None:
+    record = _with_variation_past_the_line()
+    log = _Log()
+    walk(replay(record), log, record)
+    assert [t.written_at for t in log.turns] == [0]
+    # I.4 of the main line, then the one action of its variation, whose replay is refused: no turn of it is told
+    assert log.unplayed_actions == [("", 1, k, "not-replayed") for k in range(3)] + [("I.4(1)", 0, 0, "not-replayed")]
 
 
 def test_purchases_of_a_play_are_its_cheapest_legal_ones() -> None:

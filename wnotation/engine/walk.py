@@ -139,9 +139,9 @@ class TurnView:
     outcome in seat order, the findings at the turn's address, and the positions before and after it (snapshots,
     taken when read; ``after`` is the position at the turn's own label, so turn 6's picks come after it).
     ``written`` is the record's turn the engine played (its first writing, R-TURN) when :func:`walk` is given the
-    record, else ``None``."""
+    record, and ``written_at`` its place among the line's written turns (0-based); else both ``None``."""
 
-    __slots__ = ("age", "number", "label", "address", "seats", "findings", "written", "_line")
+    __slots__ = ("age", "number", "label", "address", "seats", "findings", "written", "written_at", "_line")
 
     def __init__(self, line: _Line, age: int, number: int, seats: dict[int, SeatOutcome]) -> None:
         self.age = age
@@ -151,6 +151,7 @@ class TurnView:
         self.seats: Mapping[int, SeatOutcome] = dict(sorted(seats.items()))
         self.findings: tuple[Finding, ...] = tuple(f for f in line.findings if f.address == self.address)
         self.written: Turn | None = None
+        self.written_at: int | None = None
         self._line = line
 
     @property
@@ -179,15 +180,20 @@ class TurnView:
                 listed.append(a)
         return tuple(listed)
 
-    def _link(self, written: Turn | None) -> None:
-        """Tie each seat's outcome to the action the engine played: the seat's first action (R-TURN)."""
-        self.written = written
-        if written is None:
-            return
-        for index, action in enumerate(written.actions):
+    def _link(self, at: int | None, written: Sequence[Turn]) -> set[int]:
+        """Tie each seat's outcome to the action the engine played: the seat's first action (R-TURN) of the written
+        turn ``at``. Returns the indices of the actions tied."""
+        if at is None:
+            return set()
+        turn = self.written = written[at]
+        self.written_at = at
+        tied = set()
+        for index, action in enumerate(turn.actions):
             out = self.seats.get(action.seat)
             if out is not None and out.action is None:
                 out.action, out.index = action, index
+                tied.add(index)
+        return tied
 
 
 class PositionView:
@@ -227,6 +233,12 @@ class Visitor:
     def turn(self, turn: TurnView) -> None:
         """Turn ``turn`` of the current line (the main line, or the variation begun last) is over."""
 
+    def unplayed(self, line: str, at: int, index: int, why: str) -> None:
+        """Told when :func:`walk` is given the record, once a line is walked, for each written action of it that the
+        engine did not play: action ``index`` of the line's written turn ``at`` (places 0-based; ``line`` the
+        variation's address, ``""`` the main line). ``why``: ``not-replayed`` (the line stops before that turn)
+        or ``ignored`` (R-TURN: a second writing of the turn, a seat's second action, a seat that does not act)."""
+
     def end_age(self, age: int, battles: tuple[Battle, ...]) -> None:
         """Age ``age`` of the current line ended; ``battles`` in seat order, left neighbour first."""
 
@@ -242,12 +254,14 @@ class Visitor:
 
 class _Line:
     """A line of play being walked: its events, positions and findings, its address (``""``: the main line) and
-    the prefix of its addresses, and the record's turns of it by ``(age, number)`` (their first writings)."""
+    the prefix of its addresses; given the record, its written turns, the place of each turn's first writing by
+    ``(age, number)`` and, as the walk ties them, the actions played by ``(place, index)``."""
 
-    __slots__ = ("events", "positions", "findings", "address", "prefix", "parent", "previous", "written")
+    __slots__ = ("events", "positions", "findings", "address", "prefix", "parent", "previous", "written", "first",
+                 "played", "told")
 
     def __init__(self, events: Sequence[ev.Event], positions: Positions, findings: Sequence[Finding], address: str,
-                 parent: _Line | None, written: Mapping[tuple[int, int], Turn] | None) -> None:
+                 parent: _Line | None, written: Sequence[Turn] | None) -> None:
         self.events = events
         self.positions = positions
         self.findings = findings
@@ -255,6 +269,9 @@ class _Line:
         self.prefix = address + "." if address else ""
         self.parent = parent
         self.written = written
+        self.first = {} if written is None else _first_writings(written)
+        self.played: set[tuple[int, int]] = set()
+        self.told: set[int] = set()  # the places of the written turns the walk told
         labels = list(positions.marks)
         self.previous = dict(zip(labels[1:], labels))
 
@@ -289,35 +306,36 @@ def walk(played: Replay, visitor: Visitor, record: Record | None = None) -> None
     inside it; every variation of the replay once), each Age's ``end_age``, then ``end_game``. Given ``record``
     (the one ``played`` replays), each turn is tied to its written turn and each outcome to its written action."""
     visitor.begin_game(played)
-    main = _Line(played.events, played.positions, played.findings, "", None,
-                 None if record is None else _first_writings(record.turns))
+    main = _Line(played.events, played.positions, played.findings, "", None, None if record is None else record.turns)
     lines = None if record is None else _written_lines(record.turns, "")
     _walk_line(main, played.variations, lines, visitor)
     visitor.end_game(played)
 
 
-def _first_writings(turns: Sequence[Turn]) -> dict[tuple[int, int], Turn]:
-    """A line's written turns by ``(age, number)``: the first writing of each (R-TURN: a second is ignored)."""
-    out: dict[tuple[int, int], Turn] = {}
-    for t in turns:
-        out.setdefault((t.age, t.number), t)
+def _first_writings(turns: Sequence[Turn]) -> dict[tuple[int, int], int]:
+    """The place of each turn's first writing among a line's written turns, by ``(age, number)`` (R-TURN: a
+    second writing is ignored)."""
+    out: dict[tuple[int, int], int] = {}
+    for k, t in enumerate(turns):
+        out.setdefault((t.age, t.number), k)
     return out
 
 
-def _written_lines(turns: Sequence[Turn], prefix: str) -> dict[str, dict[tuple[int, int], Turn]]:
+def _written_lines(turns: Sequence[Turn], prefix: str) -> dict[str, Sequence[Turn]]:
     """Each variation's written turns by its address (spec 7wn.md §6.1), nested ones too; the variations of a
     turn's first writing only, as the replay plays them."""
-    out: dict[str, dict[tuple[int, int], Turn]] = {}
-    for t in _first_writings(turns).values():
-        for k, v in enumerate(t.variations, 1):
-            where = f"{prefix}{t.label}({k})"
-            out[where] = _first_writings(v.turns)
+    out: dict[str, Sequence[Turn]] = {}
+    for k in _first_writings(turns).values():
+        t = turns[k]
+        for n, v in enumerate(t.variations, 1):
+            where = f"{prefix}{t.label}({n})"
+            out[where] = v.turns
             out.update(_written_lines(v.turns, where + "."))
     return out
 
 
 def _walk_line(line: _Line, variations: Mapping[str, VariationReplay],
-               lines: Mapping[str, Mapping[tuple[int, int], Turn]] | None, visitor: Visitor) -> None:
+               lines: Mapping[str, Sequence[Turn]] | None, visitor: Visitor) -> None:
     """One pass over a line's events, folding each turn's events into its seats' outcomes and telling each
     position when its mark is reached."""
     marks = list(line.positions.marks.items())
@@ -417,29 +435,45 @@ def _walk_line(line: _Line, variations: Mapping[str, VariationReplay],
         tell(TurnView(line, done_key[0], done_key[1], done))
     for view in pending:  # the line stops inside an Age's last turns
         tell(view)
+    if line.written is not None:
+        _tell_unplayed(line, visitor)
     for v in variations.values():  # those replacing a turn this line never reaches (not replayed, R-TURN)
         if v.parent == line.address and v.address not in walked:
             _walk_variation(v, line, variations, lines, walked, visitor)
 
 
 def _tell(view: TurnView, line: _Line, variations: Mapping[str, VariationReplay],
-          lines: Mapping[str, Mapping[tuple[int, int], Turn]] | None, walked: set[str], visitor: Visitor) -> None:
+          lines: Mapping[str, Sequence[Turn]] | None, walked: set[str], visitor: Visitor) -> None:
     """Hand a turn over, then walk the variations that replace it."""
     if line.written is not None:
-        view._link(line.written.get((view.age, view.number)))
+        at = line.first.get((view.age, view.number))
+        if at is not None:
+            line.told.add(at)
+            line.played.update((at, index) for index in view._link(at, line.written))
     visitor.turn(view)
     for v in variations.values():
         if v.parent == line.address and v.replaces == view.label and v.address not in walked:
             _walk_variation(v, line, variations, lines, walked, visitor)
 
 
+def _tell_unplayed(line: _Line, visitor: Visitor) -> None:
+    """Each written action of the line the engine did not play, in record order (see :meth:`Visitor.unplayed`)."""
+    assert line.written is not None
+    for at, turn in enumerate(line.written):
+        first = line.first[(turn.age, turn.number)] == at
+        for index in range(len(turn.actions)):
+            if (at, index) not in line.played:
+                why = "not-replayed" if first and at not in line.told else "ignored"
+                visitor.unplayed(line.address, at, index, why)
+
+
 def _walk_variation(v: VariationReplay, line: _Line, variations: Mapping[str, VariationReplay],
-                    lines: Mapping[str, Mapping[tuple[int, int], Turn]] | None, walked: set[str],
+                    lines: Mapping[str, Sequence[Turn]] | None, walked: set[str],
                     visitor: Visitor) -> None:
     walked.add(v.address)
     visitor.begin_variation(v)
     inner = _Line(v.events, v.positions, v.findings, v.address, line,
-                  None if lines is None else lines.get(v.address, {}))
+                  None if lines is None else lines.get(v.address, ()))
     _walk_line(inner, variations, lines, visitor)
     visitor.end_variation(v)
 

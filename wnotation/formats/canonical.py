@@ -127,8 +127,7 @@ class _Changes(Visitor):
     """The changes of the main line's turns, keyed by where the action is written (its turn's place in the record,
     its own in the turn), so that they come out in record order whatever the order of play."""
 
-    def __init__(self, record: Record) -> None:
-        self.order = {id(t): k for k, t in enumerate(record.turns)}
+    def __init__(self) -> None:
         self.found: list[tuple[int, int, PurchaseChange]] = []
         self.depth = 0
 
@@ -139,11 +138,10 @@ class _Changes(Visitor):
         self.depth -= 1
 
     def turn(self, turn: TurnView) -> None:
-        written, state = turn.written, turn.before
-        if self.depth or written is None or state is None:
+        place, state = turn.written_at, turn.before
+        if self.depth or place is None or state is None:
             return
         errors = {f.seat for f in turn.findings if f.severity == "error" and f.seat is not None}
-        place = self.order[id(written)]
         for seat, outcome in turn.seats.items():
             action, index = outcome.action, outcome.index
             if action is None or index is None or action.use == "sell" or seat in errors:
@@ -182,7 +180,7 @@ def purchase_changes(record: Record, played: Replay | None = None) -> tuple[Purc
     ``played`` is ``replay(record)`` when the caller has it already (it is computed otherwise)."""
     if played is None:
         played = replay(record)
-    changes = _Changes(record)
+    changes = _Changes()
     walk(played, changes, record)
     return tuple(change for _, _, change in sorted(changes.found, key=lambda found: found[:2]))
 
