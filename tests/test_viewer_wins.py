@@ -14,7 +14,7 @@ import pytest
 from cli_helpers import run
 from test_viewer_browser import ARTIFACTS, Watched, artifacts, axe_source, launch
 
-from wnotation.analysis import Analysis, Estimate, Mark, analyse, annotate, wilson
+from wnotation.analysis import Analysis, Mark, analyse, annotate, wilson
 from wnotation.engine import Replay, replay
 from wnotation.model.record import Record
 from wnotation.notation import parse, read_games, write
