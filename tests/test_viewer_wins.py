@@ -92,11 +92,18 @@ def test_the_annotated_record_gives_one_point_per_turn_with_its_wilson_interval_
         {"address": "II.3", "seat": 2, "class": "inaccuracy", "loss": 0.06, "best": "sell Loom"},
     ]
     assert wins["unread"] == []
-    # the human's glyph stays the action's own (R-less: the notation's annotation, spec 7wn.md §8.2 and §8.4)
+    # the human's glyph and comment stay the action's own (spec 7wn.md §8.2 and §8.4); the tags drawn leave the
+    # notes, so the commentary is what a person wrote
     data = game_data(record, played)
-    priya = data["positions"][list(played.addresses).index("I.2")]["played"]["actions"][2]
-    assert priya["note"]["glyph"] == "?!" and ["mark", "blunder -0.200 build Clay Pit"] in priya["note"]["tags"]
     assert data["wins"] == wins
+    at = list(played.addresses)
+    priya = data["positions"][at.index("I.2")]["played"]["actions"][2]
+    assert priya["note"]["glyph"] == "?!" and priya["note"]["after"] and priya["note"]["tags"] == []
+    for p in data["positions"]:
+        if p["played"] is not None:
+            assert not [t for t in p["played"]["note"]["tags"] if t[0] == "win"], p["address"]
+            assert not [t for a in p["played"]["actions"] for t in a["note"]["tags"] if t[0] == "mark"]
+    assert "[%mark blunder -0.200 build Clay Pit]" in data["source"]  # the source pane keeps them all
 
 
 def test_tags_that_do_not_read_are_listed_not_drawn() -> None:
@@ -111,6 +118,12 @@ def test_tags_that_do_not_read_are_listed_not_drawn() -> None:
     assert wins is not None
     assert [p["address"] for p in wins["points"]] == ["I.4"] and wins["marks"] == []
     assert wins["unread"] == ["I.3", "I.4"]
+    played = replay(record)
+    data = game_data(record, played)
+    turns = {p["address"]: p["played"] for p in data["positions"] if p["played"] is not None}
+    assert turns["I.3"]["note"]["tags"] == [["win", "soon"]]  # not read, so left in the commentary as written
+    assert turns["I.4"]["note"]["tags"] == [] and turns["I.4"]["actions"][0]["note"]["tags"] == [
+        ["mark", "great -0.5 build Loom"]]
 
 
 def test_without_computed_tags_the_page_is_the_page_it_always_was() -> None:
@@ -273,6 +286,11 @@ def test_each_actions_computed_mark_is_in_the_log_beside_the_humans_glyph(browse
         parts = rows[2]["parts"]
         assert parts.index("glyph") < parts.index("cmark m-blunder") < parts.index("log")  # the glyph first, kept
         w.page.locator("#turn").screenshot(path=str(ARTIFACTS / "wins-log-I.2.png"))
+        notes = w.page.locator("#notes").text_content() or ""
+        assert "Scriptorium lands in the discard pile" in notes and "mark:" not in notes and "win:" not in notes
+        # a turn whose only annotations are computed is not flagged as commented in the turn list
+        assert w.page.locator("#turnlist button[aria-label^='I.3,']").get_attribute("aria-label") == \
+            "I.3, Age I after turn 3"
         w.page.keyboard.press("ArrowRight")
         assert w.page.locator("#actions .cmark").count() == 0  # I.3 has no mark
         w.page.evaluate("() => { location.hash = '#II.3'; }")

@@ -112,8 +112,23 @@ def win_data(record: Record, addresses: Collection[str]) -> dict[str, Any] | Non
 
 
 def with_wins(data: dict[str, Any], record: Record, addresses: Collection[str]) -> dict[str, Any]:
-    """``data`` (a page's :func:`~.data.game_data`) with its ``wins`` (:func:`win_data`) when ``record`` has any."""
+    """``data`` (a page's :func:`~.data.game_data`) with its ``wins`` (:func:`win_data`) when ``record`` has any.
+    The tags drawn leave the main line's notes (a superseded earlier tag of the key with them), so that the
+    commentary is what a person wrote and no figure is shown twice; a tag that does not read stays there, as the
+    reader gave it, and the source pane keeps them all."""
     wins = win_data(record, addresses)
-    if wins is not None:
-        data["wins"] = wins
+    if wins is None:
+        return data
+    data["wins"] = wins
+    read = {p["address"] for p in wins["points"]}
+    marked = {(m["address"], m["seat"]) for m in wins["marks"]}
+    for position in data["positions"]:
+        turn, address = position["played"], position["address"]
+        if turn is None:
+            continue
+        if address in read:
+            turn["note"]["tags"] = [t for t in turn["note"]["tags"] if t[0] != WIN_TAG]
+        for action in turn["actions"]:
+            if (address, action["seat"]) in marked:
+                action["note"]["tags"] = [t for t in action["note"]["tags"] if t[0] != MARK_TAG]
     return data
