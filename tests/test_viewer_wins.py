@@ -380,3 +380,40 @@ def test_axe_finds_no_serious_issue_in_the_graph_the_estimate_and_the_marks(brow
         assert all(url.split("#")[0] == pages["annotated"].as_uri() for url in w.requests)
     finally:
         w.close()
+
+
+def test_a_club_site_page_of_an_annotated_record_has_its_graph(tmp_path: Path, analysed) -> None:
+    from wnotation.viewer import build_site
+
+    record = analysed[0]
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "annotated.7wn").write_text(write(record), encoding="utf-8")
+    (tmp_path / "in" / "plain.7wn").write_text(GAME.read_text(encoding="utf-8"), encoding="utf-8")
+    report = build_site([tmp_path / "in"], tmp_path / "site")
+    pages = {Path(g.page).stem: page_data((tmp_path / "site" / g.page).read_text(encoding="utf-8"))
+             for g in report.games if g.page is not None}
+    assert sorted(pages) == ["annotated", "plain"]
+    assert len(pages["annotated"]["wins"]["points"]) == len(record.turns) and "wins" not in pages["plain"]
+
+
+def test_in_a_variation_the_estimate_says_it_is_of_the_main_line(browser, tmp_path) -> None:
+    source = REPLAYS / "variations-3p-rhodos-babylon-olympia.7wn"
+    record = next(iter(read_games(source)))
+    assert not isinstance(record, Exception)
+    record = parse(write(annotate(record, analyse(record, 1, 2))))
+    assert record.turns[0].variations  # I.1(1) replaces the main line's I.2
+    path = tmp_path / "variations.html"
+    path.write_text(page(record, replay(record)), encoding="utf-8")
+    w = Watched(browser, viewport=DESKTOP)
+    try:
+        w.open(path, "#I.1(1).I.2")
+        seen = w.page.evaluate(READ)
+        assert seen["label"].startswith("variation I.1(1), I.1(1).I.2")
+        assert seen["sub"] == "Estimates are of the main line only." and seen["cursor"] is None
+        assert seen["values"] == ["\u2013"] * 3
+        w.page.click('#winplot .whits rect[data-address="I.2"]')  # back to the main line, at the turn it replaces
+        seen = w.page.evaluate(READ)
+        assert seen["label"].startswith("I.2: ") and seen["sub"].startswith("After I.2")
+        w.assert_quiet(path)
+    finally:
+        w.close()
