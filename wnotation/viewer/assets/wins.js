@@ -74,7 +74,7 @@
     var li = el("li");
     li.setAttribute("data-seat", String(s));
     li.appendChild(swatch(s));
-    li.appendChild(rt("span", seatName(s))).className = "rt wname";
+    li.appendChild(rt("span", seatName(s))).className = "rt wseat";
     var bar = li.appendChild(el("span", "wbar"));
     bar.setAttribute("aria-hidden", "true");
     fills.push(bar.appendChild(el("span", "wfill s" + s)));
