@@ -39,8 +39,8 @@ class StreamsFull(Exception):
 class Feed:
     """The open streams of one server, by recording; every method but :meth:`publish` runs on the event loop."""
 
-    def __init__(self, max_streams: int = MAX_STREAMS) -> None:
-        self.max_streams = max_streams
+    def __init__(self, max_streams: int | None = None) -> None:
+        self.max_streams = max_streams  # None: MAX_STREAMS
         self.closed = False
         self._waiting: dict[int, set[asyncio.Event]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -67,7 +67,8 @@ class Feed:
                 event.set()
 
     def _join(self, recording_id: int) -> asyncio.Event:
-        if self.closed or self.open_streams >= self.max_streams:
+        bound = MAX_STREAMS if self.max_streams is None else self.max_streams
+        if self.closed or self.open_streams >= bound:
             raise StreamsFull
         self._loop = asyncio.get_running_loop()
         event = asyncio.Event()
