@@ -40,7 +40,7 @@ LOGIN_COOKIE = "wn_login"
 _FORM_SLACK = 64 * 1024
 
 _EXTRA_CSS = """nav { display: flex; gap: 1rem; margin: 0 0 .8rem; font-size: .95rem; }
-form.inline { display: inline; } button { font: inherit; padding: .35rem .9rem; }
+form.inline { display: inline; } button { padding: .35rem .9rem; }
 textarea { width: 100%; max-width: 60rem; min-height: 8rem; font: 13px/1.4 ui-monospace, monospace; }
 input[type=password] { font: inherit; padding: .3rem; }
 pre.diag { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; border: 1px solid #d0d4d9;
@@ -49,9 +49,14 @@ pre.diag { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; bor
 .scroll { overflow-x: auto; max-width: 100%; } table.pad { border-collapse: collapse; background: #fff; }
 table.pad th, table.pad td { border: 1px solid #d0d4d9; padding: .2rem .45rem; text-align: right; }
 table.pad th[scope=row] { text-align: left; } table.pad td.now { outline: 2px solid #1a73e8; }
-form.answer input[name=answer] { font: inherit; padding: .45rem; width: 100%; max-width: 24rem; box-sizing: border-box; }
-form.answer button, .buttons button { min-height: 2.75rem; min-width: 2.75rem; margin: .25rem .4rem .25rem 0; }
-fieldset { border: 1px solid #d0d4d9; margin: .6rem 0; } fieldset label { display: inline-block; margin: .2rem .8rem .2rem 0; }"""
+button, select { font: inherit; min-height: 2.75rem; min-width: 2.75rem; }
+input:not([type=hidden], [type=checkbox], [type=radio]) { font: inherit; min-height: 2.5rem; padding: .3rem .45rem;
+  box-sizing: border-box; max-width: 100%; }
+input[type=checkbox], input[type=radio] { width: 1.3rem; height: 1.3rem; vertical-align: middle; margin: 0 .3rem 0 0; }
+form.answer input[name=answer] { width: 100%; max-width: 24rem; }
+.buttons button { margin: .25rem .4rem .25rem 0; } nav a { padding: .55rem .1rem; }
+fieldset { border: 1px solid #d0d4d9; margin: .6rem 0; }
+fieldset label { display: inline-block; padding: .55rem .8rem .55rem 0; }"""
 
 #: Headers on every response: no framing, no sniffing, no referrer; the pages' own policy is in their <meta>.
 _HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
@@ -462,13 +467,13 @@ def _answer_part(rid: int, live: Live, csrf: str) -> str:
             return (f'<h2>Every row is in</h2><p>Store the pad, or re-enter a row (ROW SEAT, e.g. treasury '
                     f'{text(session.header.seats[0].name)}).</p><form class="answer" method="post" '
                     f'action="/record/{rid}">{field}<button type="submit">Enter</button></form>'
-                    f'<p class="buttons">{_answer_form(rid, csrf, "", "Store the score pad")}'
-                    f'{_answer_form(rid, csrf, "undo", "Undo")}</p>')
+                    f'<div class="buttons">{_answer_form(rid, csrf, "", "Store the score pad")}'
+                    f'{_answer_form(rid, csrf, "undo", "Undo")}</div>')
         quick = ([("y", "Yes, record it"), ("n", "No")] if session.pad.confirm is not None
                  else [("undo", "Undo")])
         return (f'<h2>{text(_pad_prompt(session))}</h2><form class="answer" method="post" action="/record/{rid}">'
                 f'<label>Answer {field}</label> <button type="submit">Enter</button></form>'
-                f'<p class="buttons">{"".join(_answer_form(rid, csrf, typed, label) for typed, label in quick)}</p>')
+                f'<div class="buttons">{"".join(_answer_form(rid, csrf, typed, label) for typed, label in quick)}</div>')
     q = session.question()
     if q is None:
         return ""
@@ -479,7 +484,7 @@ def _answer_part(rid: int, live: Live, csrf: str) -> str:
     return (f'<h2>{text(q.label)}</h2>{intro}<form class="answer" method="post" action="/record/{rid}">'
             f'<p><label>{text(q.prompt)} {field}</label> <button type="submit">Enter</button></p>'
             f'<datalist id="choices">{options}</datalist></form>'
-            f'<p class="buttons">{"".join(_answer_form(rid, csrf, typed, label) for typed, label in quick)}</p>')
+            f'<div class="buttons">{"".join(_answer_form(rid, csrf, typed, label) for typed, label in quick)}</div>')
 
 
 def _record_page(request: Request, csrf: str | None) -> Response:
