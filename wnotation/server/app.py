@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..model.record import Record
 from ..recorder.session import Session
 from ..viewer.html import asset, csp, text
 from .keys import new_token, same
@@ -46,9 +47,10 @@ input[type=password] { font: inherit; padding: .3rem; }
 pre.diag { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; border: 1px solid #d0d4d9;
   padding: .4rem; font-size: .85rem; }
 .ok { color: #1e6b2f; } .note { color: #5f6368; }
+pre.cols { white-space: pre; overflow-x: auto; overflow-wrap: normal; }
 .scroll { overflow-x: auto; max-width: 100%; } table.pad { border-collapse: collapse; background: #fff; }
 table.pad th, table.pad td { border: 1px solid #d0d4d9; padding: .2rem .45rem; text-align: right; }
-table.pad th[scope=row] { text-align: left; } table.pad td.now { outline: 2px solid #1a73e8; }
+table.pad th[scope=row], table.pad thead th:first-child { text-align: left; } table.pad td.now { outline: 2px solid #1a73e8; }
 button, select { font: inherit; min-height: 2.75rem; min-width: 2.75rem; }
 input:not([type=hidden], [type=checkbox], [type=radio]) { font: inherit; min-height: 2.5rem; padding: .3rem .45rem;
   box-sizing: border-box; max-width: 100%; }
@@ -56,6 +58,8 @@ input[type=checkbox], input[type=radio] { width: 1.3rem; height: 1.3rem; vertica
 form.answer input[name=answer] { width: 100%; max-width: 24rem; }
 .buttons button { margin: .25rem .4rem .25rem 0; } nav a { padding: .55rem .1rem; }
 fieldset { border: 1px solid #d0d4d9; margin: .6rem 0; }
+table.seats { border-collapse: collapse; width: 100%; max-width: 40rem; } table.seats th { text-align: left; }
+table.seats td, table.seats th { padding: .15rem .2rem; } table.seats input, table.seats select { width: 100%; }
 fieldset label { display: inline-block; padding: .55rem .8rem .55rem 0; }"""
 
 #: Headers on every response: no framing, no sniffing, no referrer; the pages' own policy is in their <meta>.
@@ -302,8 +306,9 @@ def _new_game_form(csrf: str, message: str = "") -> str:
     note = f'<p class="bad">{text(message)}</p>' if message else ""
     wonders = "".join(f'<option value="{text(name)}">' for name in dict.fromkeys(w.name for w in load().wonders))
     rows = "".join(
-        f'<tr><th scope="row">{k}</th><td><input name="name{k}" maxlength="60" aria-label="seat {k} name"></td>'
-        f'<td><input name="wonder{k}" list="wonders" maxlength="40" aria-label="seat {k} Wonder"></td>'
+        f'<tr><th scope="row">{k}</th><td><input name="name{k}" maxlength="60" aria-label="seat {k} name" '
+        f'placeholder="name"></td><td><input name="wonder{k}" list="wonders" maxlength="40" '
+        f'aria-label="seat {k} Wonder" placeholder="Wonder" autocapitalize="words"></td>'
         f'<td><select name="side{k}" aria-label="seat {k} side"><option>day</option><option>night</option>'
         "</select></td></tr>" for k in range(1, 8))
     expansions = "".join(f'<label><input type="checkbox" name="expansion" value="{text(e)}"> {text(e)}</label>'
@@ -311,13 +316,13 @@ def _new_game_form(csrf: str, message: str = "") -> str:
     return (f"<h2>A new game</h2>{note}<p>The seats in clockwise order, 3 to 7 of them (leave the others empty).</p>"
             f'<form method="post" action="/record"><input type="hidden" name="csrf" value="{text(csrf)}">'
             f'<datalist id="wonders">{wonders}</datalist>'
-            '<table class="games seats"><thead><tr><th scope="col">seat</th><th scope="col">name</th>'
+            '<table class="seats"><thead><tr><th scope="col">seat</th><th scope="col">name</th>'
             f'<th scope="col">Wonder</th><th scope="col">side</th></tr></thead><tbody>{rows}</tbody></table>'
             '<fieldset><legend>Record</legend><label><input type="radio" name="kind" value="turns" checked> '
             'turn by turn</label><label><input type="radio" name="kind" value="pad"> the score pad only</label>'
             f"</fieldset><fieldset><legend>Expansions (score pad only)</legend>{expansions}</fieldset>"
-            '<p><label>Event <input name="event" maxlength="100"></label> <label>Date <input name="date" '
-            'maxlength="10" placeholder="today"></label></p><p class="buttons"><button type="submit">Start recording'
+            '<p><label>Event<br><input name="event" maxlength="100"></label></p><p><label>Date<br><input '
+            'name="date" maxlength="10" placeholder="today (or 2026.11.30)"></label></p><p class="buttons"><button type="submit">Start recording'
             "</button></p></form>\n")
 
 
@@ -389,8 +394,26 @@ def _answer_form(rid: int, csrf: str, typed: str, label: str) -> str:
             f'<button type="submit">{text(label)}</button></form> ')
 
 
-def _pre(lines: list[str] | tuple[str, ...]) -> str:
-    return f'<pre class="diag">{text(chr(10).join(lines))}</pre>' if lines else ""
+def _pre(lines: list[str] | tuple[str, ...], kind: str = "diag") -> str:
+    """Lines as a preformatted block: ``diag`` wraps (a record, findings), ``diag cols`` keeps its columns and
+    scrolls by itself on a narrow screen (standings)."""
+    return f'<pre class="{kind}">{text(chr(10).join(lines))}</pre>' if lines else ""
+
+
+def _sheet_table(record: Record) -> str:
+    """The score sheet of a finished game as a table (a column per seat), scrolling by itself if too wide."""
+    from .. import replay
+    from ..formats.render import score_table
+
+    sheet = replay(record).scores
+    if sheet is None:
+        return ""
+    header, rows = score_table(record, sheet)
+    head = "".join(f'<th scope="col" class="rt">{text(name)}</th>' for name in header[1:])
+    body = "".join(f'<tr><th scope="row">{text(row[0])}</th>' + "".join(f"<td>{text(cell)}</td>" for cell in row[1:])
+                   + "</tr>" for row in rows)
+    return (f'<div class="scroll"><table class="pad"><thead><tr><th scope="col">row</th>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
 
 
 def _pad_table(pad: PadRecording) -> str:
@@ -430,18 +453,18 @@ def _state_part(live: Live) -> str:
                 + (f"<h2>Findings</h2>{_pre(found)}" if found else ""))
     errors = session.findings_lines()
     return ((f"<h2>Errors recorded</h2>{_pre(errors)}" if errors else "")
-            + f"<h2>The record so far</h2>{_pre([session.text()])}")
+            + f"<h2>{'The record' if live.game is not None else 'The record so far'}</h2>{_pre([session.text()])}")
 
 
 def _watch_part(live: Live) -> str:
     """The part of a recording's page that changes with each answer, as its watchers see it (under
     ``live.lock``): what the last answer said, what comes next or the game stored, the standings, the record."""
     session = live.session
-    parts = [_pre(live.lines)]
+    parts = [_pre(live.lines) if live.game is None else ""]  # once stored, the sheet below says it all
     if live.game is not None:
         parts.append(f'<p class="ok">The game is recorded: <a href="/games/{live.game}">game {live.game}</a>.</p>')
         if isinstance(session, Session):
-            parts.append(_pre(session.sheet_lines()))
+            parts.append("<h2>The score sheet</h2>" + _sheet_table(session.record))
     elif isinstance(session, PadRecording):
         parts.append("<p>Every row is in: the pad is about to be stored.</p>" if session.filled_in()
                      else f"<p>Next: {text(_pad_prompt(session))}</p>")
@@ -451,7 +474,7 @@ def _watch_part(live: Live) -> str:
             parts.append(f"<p>Next: {text(q.prompt)}</p>")
         if session.turns:
             label = session.turns[-1].label
-            parts.append(f"<h2>Standings after {text(label)}</h2>{_pre(session.standings(label))}")
+            parts.append(f"<h2>Standings after {text(label)}</h2>{_pre(session.standings(label), 'diag cols')}")
     return "".join(parts) + _state_part(live)
 
 
@@ -464,13 +487,21 @@ def _answer_part(rid: int, live: Live, csrf: str) -> str:
              'enterkeyhint="send">')
     if isinstance(session, PadRecording):
         if session.filled_in():
-            return (f'<h2>Every row is in</h2><p>Store the pad, or re-enter a row (ROW SEAT, e.g. treasury '
-                    f'{text(session.header.seats[0].name)}).</p><form class="answer" method="post" '
-                    f'action="/record/{rid}">{field}<button type="submit">Enter</button></form>'
+            return (f'<h2>Every row is in</h2><p>Store the pad, or re-enter a row.</p><form class="answer" '
+                    f'method="post" action="/record/{rid}"><label>Row to re-enter (ROW SEAT, e.g. treasury '
+                    f'{text(session.header.seats[0].name)}) {field}</label> <button type="submit">Enter</button>'
+                    "</form>"
                     f'<div class="buttons">{_answer_form(rid, csrf, "", "Store the score pad")}'
                     f'{_answer_form(rid, csrf, "undo", "Undo")}</div>')
-        quick = ([("y", "Yes, record it"), ("n", "No")] if session.pad.confirm is not None
-                 else [("undo", "Undo")])
+        quick = [("y", "Yes, record it"), ("n", "No")] if session.pad.confirm is not None else []
+        asked = session.pad.question()
+        if session.pad.confirm is None and asked is not None:
+            default = session.pad.default(*asked)
+            if default is not None:
+                quick.append(("", f"Take {default}"))
+            elif asked[1] == "coins":
+                quick.append(("", "Not counted"))
+        quick.append(("undo", "Undo"))
         return (f'<h2>{text(_pad_prompt(session))}</h2><form class="answer" method="post" action="/record/{rid}">'
                 f'<label>Answer {field}</label> <button type="submit">Enter</button></form>'
                 f'<div class="buttons">{"".join(_answer_form(rid, csrf, typed, label) for typed, label in quick)}</div>')
@@ -479,7 +510,7 @@ def _answer_part(rid: int, live: Live, csrf: str) -> str:
         return ""
     intro = "".join(f"<p>{text(line)}</p>" for line in q.intro)
     options = "".join(f'<option value="{text(c.text)}">' for c in q.choices[:400])
-    quick = [(c.text, c.text) for c in q.choices] if q.kind in ("confirm", "keep") else []
+    quick = [(c.text, c.text) for c in q.choices] if q.kind in ("confirm", "keep", "purchase") else []
     quick += [("undo", "Undo"), ("redo", "Redo")]
     return (f'<h2>{text(q.label)}</h2>{intro}<form class="answer" method="post" action="/record/{rid}">'
             f'<p><label>{text(q.prompt)} {field}</label> <button type="submit">Enter</button></p>'
@@ -495,8 +526,9 @@ def _record_page(request: Request, csrf: str | None) -> Response:
         if csrf is not None and live.game is None:
             body = title + _pre(live.lines) + _answer_part(rid, live, csrf) + _state_part(live)
             return layout("Recording", body + "\n", csrf=csrf)
-        fragment = _watch_part(live)
-        live.shown = (live.answers, fragment)
+        if live.shown is None or live.shown[0] != live.answers:
+            live.shown = (live.answers, _watch_part(live))
+        fragment = live.shown[1]
         watching = live.game is None
         answers = live.answers
     if not watching:
