@@ -49,7 +49,7 @@ def club_server(data: str, **config: Any) -> Any:
             feed.close()
             await super().shutdown(sockets)
 
-    settings = {"log_level": "warning", "access_log": False, "server_header": False,
+    settings: dict[str, Any] = {"log_level": "warning", "access_log": False, "server_header": False,
                 "timeout_graceful_shutdown": SHUTDOWN_GRACE} | config
     return ClubServer(uvicorn.Config(create_app(data, feed=feed), **settings))
 

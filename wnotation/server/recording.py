@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import cast
 
 from ..errors import InputError
-from ..model.record import Record, Seat, Tag
+from ..model.record import Expansion, Record, Seat, Tag
 from ..recorder.scores import PadSession
 from ..recorder.session import Reply, Session
 from .live import Feed
@@ -47,7 +48,8 @@ def make_header(seats: list[tuple[str, str, str]], date: str, event: str,
         roster = tuple(Seat(name=name, wonder=wonder_of(wonder), side=side_of(side or "day"))
                        for name, wonder, side in seats)
         tags = (Tag(name="Event", value=event),) if event else ()
-        return Record(date=date_of(date) if date else today(), seats=roster, tags=tags, expansions=expansions)
+        return Record(date=date_of(date) if date else today(), seats=roster, tags=tags,
+                      expansions=cast("tuple[Expansion, ...]", expansions))  # checked by the model
     except (CatalogError, HeaderError) as exc:
         raise RecordingError(str(exc)) from None
     except ValidationError as exc:
