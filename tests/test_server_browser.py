@@ -34,7 +34,7 @@ from wnotation.server.store import Store  # noqa: E402
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 GOOD = ROOT / "replays" / "3p-babylon-halikarnassos-olympia.7wn"
 BROKEN = '[Format "7WN 1"]\n[Edition "2e"]\n[Seat1 "Ann" "Gizah" "day"]\nI.1 Stockade |\n'
@@ -292,3 +292,30 @@ def test_an_upload_with_a_broken_game_keeps_the_others_and_shows_the_error(brows
     phone.assert_quiet()
     phone.close()
     desktop.close()
+
+
+def test_the_watch_page_falls_back_to_reloading_without_scripts_or_a_stream(browser, serve):
+    """Without JavaScript the <noscript> refresh reloads the page; with it but the stream refused (as when every
+    stream is in use: 503) the script says so and reloads. Both within the 5 s of WATCH_REFRESH and a margin."""
+    from wnotation.server.app import WATCH_REFRESH
+
+    phone = Phone(browser, serve.url)
+    phone.log_in()
+    rid = phone.start([("Ada", "Babylon", "night"), ("Bob", "Ephesos", "day"), ("Cyd", "Gizah", "day")])
+    plain = Phone(browser, serve.url, java_script_enabled=False, **DESKTOP)
+    refused = Phone(browser, serve.url, **DESKTOP)
+    refused.context.route("**/events*", lambda route: route.fulfill(status=503, body="every stream is in use"))
+    for watcher in (plain, refused):
+        watcher.go(f"/record/{rid}")
+    refused.page.wait_for_function(
+        "() => document.getElementById('live-status').textContent.startsWith('Live updates are unavailable')")
+    page = f"{serve.url}/record/{rid}"
+    deadline = time.monotonic() + WATCH_REFRESH + 5
+    while time.monotonic() < deadline and not all(w.requests.count(page) >= 2 for w in (plain, refused)):
+        phone.page.wait_for_timeout(200)  # Playwright delivers the requests seen only while it is called
+    assert plain.requests.count(page) >= 2, "no reload without JavaScript"
+    assert refused.requests.count(page) >= 2, "no reload with the stream refused"
+    assert not any("/events" in url for url in plain.requests)
+    plain.assert_quiet()
+    for watcher in (phone, plain, refused):
+        watcher.close()
