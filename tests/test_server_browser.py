@@ -199,6 +199,7 @@ def test_a_whole_game_recorded_on_a_phone_watched_live_across_a_server_restart(b
     watcher.page.wait_for_function("() => document.getElementById('live-status').textContent === 'The game is recorded.'")
     assert watcher.page.evaluate("window.sameDocument === true"), "the watch page reloaded instead of being pushed"
     assert "The game is recorded" in (watcher.page.locator("#live").text_content() or "")
+    assert watcher.page.locator("#live-login").count() == 0  # nothing left to answer
     watcher.shot("desktop-recorded")
     (row,) = Store(serve.data).games()
     kept = Store(serve.data).game_text(row.id)
@@ -232,6 +233,7 @@ def test_two_games_recorded_at_once_from_two_phones(browser, serve):
     one.go("/record")
     listed = one.page.content()
     assert f'href="/record/{first}"' in listed and f'href="/record/{second}"' in listed
+    assert "(Table one, 8 answers)" in listed and "(Table two, 8 answers)" in listed  # told apart by their event
     one.check_layout("the list of recordings")
     one.shot("phone-two-recordings")
     one.assert_quiet()

@@ -57,7 +57,7 @@ input:not([type=hidden], [type=checkbox], [type=radio]) { font: inherit; min-hei
 input[type=checkbox], input[type=radio] { width: 1.3rem; height: 1.3rem; vertical-align: middle; margin: 0 .3rem 0 0; }
 form.answer input[name=answer] { width: 100%; max-width: 24rem; }
 .buttons button { margin: .25rem .4rem .25rem 0; } nav a { padding: .55rem .1rem; }
-fieldset { border: 1px solid #d0d4d9; margin: .6rem 0; }
+fieldset { border: 1px solid #d0d4d9; margin: .6rem 0; } ol.recordings li { padding: .5rem 0; }
 table.seats { border-collapse: collapse; width: 100%; max-width: 40rem; } table.seats th { text-align: left; }
 table.seats td, table.seats th { padding: .15rem .2rem; } table.seats input, table.seats select { width: 100%; }
 fieldset label { display: inline-block; padding: .55rem .8rem .55rem 0; }"""
@@ -101,7 +101,12 @@ _WATCH_SCRIPT = """(() => {
   const source = new EventSource(live.dataset.events);
   source.onopen = () => say('Live: this page updates by itself.');
   source.onmessage = e => { live.innerHTML = e.data; };
-  source.addEventListener('done', () => { source.close(); say('The game is recorded.'); });
+  source.addEventListener('done', () => {
+    source.close();
+    say('The game is recorded.');
+    const answer = document.getElementById('live-login');
+    if (answer) answer.remove();
+  });
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) {
       say('Live updates are unavailable: this page reloads every %d s.');
@@ -332,10 +337,13 @@ def _record_index(request: Request, csrf: str | None, message: str = "", status:
     items = []
     store = _store(request)
     for rid, header, answers in store.recordings():
-        names = ", ".join(s.name for s in parse(header).seats)
-        what = "score pad, " if store.recording_kind(rid) == PAD else ""
-        items.append(f'<li><a href="/record/{rid}" class="rt">{text(names)}</a> ({what}{answers} answers)</li>')
-    listed = f"<ol>{''.join(items)}</ol>" if items else "<p>No game is being recorded.</p>"
+        game = parse(header)
+        names = ", ".join(s.name for s in game.seats)
+        event = game.tag("Event")
+        what = (f"{event}, " if event else "") + ("score pad, " if store.recording_kind(rid) == PAD else "")
+        items.append(f'<li><a href="/record/{rid}" class="rt">{text(names)}</a> <span class="rt">({text(what)}'
+                     f"{answers} answers)</span></li>")
+    listed = f'<ol class="recordings">{"".join(items)}</ol>' if items else "<p>No game is being recorded.</p>"
     form = _new_game_form(csrf, message) if csrf is not None else '<p><a href="/login">Log in</a> to record a game.</p>'
     return layout("Record", f"<h1>Games being recorded</h1><p>Open one to watch it live.</p>{listed}{form}",
                   csrf=csrf, status=status)
@@ -534,7 +542,7 @@ def _record_page(request: Request, csrf: str | None) -> Response:
     if not watching:
         return layout("Recording", f"{title}{fragment}\n", csrf=csrf)
     note = (f'<p class="note"><span id="live-status">This page reloads every {WATCH_REFRESH} s.</span> '
-            + ('<a href="/login">Log in</a> to answer.' if csrf is None else "") + "</p>")
+            + ('<span id="live-login"><a href="/login">Log in</a> to answer.</span>' if csrf is None else "") + "</p>")
     body = f'{title}{note}<div id="live" data-events="/record/{rid}/events?since={answers}">{fragment}</div>\n'
     return layout("Recording", body, csrf=csrf, refresh=WATCH_REFRESH, live=True)
 
