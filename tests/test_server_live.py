@@ -228,6 +228,26 @@ def test_the_number_of_streams_is_bounded(server, monkeypatch):
     assert httpx.get(f"{server.url}/record/999/events", timeout=10).status_code == 404
 
 
+def test_a_watcher_gone_frees_its_stream_at_once(server, monkeypatch):
+    """A phone that leaves the page closes its connection: the stream ends and its place is free again."""
+    monkeypatch.setattr(live_module, "MAX_STREAMS", 1)
+    client, csrf = logged_in(server.url)
+    rid = start(client, csrf)
+    request = f"GET /record/{rid}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode("ascii")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as leaving:
+        leaving.sendall(request)
+        assert leaving.recv(4096).startswith(b"HTTP/1.1 200")
+    deadline = time.monotonic() + 5
+    while True:  # the next watcher gets the one place, once the server has seen the first leave
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as next_one:
+            next_one.sendall(request)
+            status = next_one.recv(4096).split(b"\r\n", 1)[0]
+        if status == b"HTTP/1.1 200 OK" or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert status == b"HTTP/1.1 200 OK", status
+
+
 def test_shutdown_with_open_streams_ends_them_at_once(server):
     client, csrf = logged_in(server.url)
     rid = start(client, csrf)
