@@ -14,12 +14,12 @@ from .errors import UserError
 SERVE_EPILOG = """\b
 Serves the club's games from one folder (--data, created at first start with
 its SQLite database): the game list, each game in the viewer, download as 7WN,
-and, with the club key, upload of .7wn files and recording a game from a
-phone. At first start the key is read from WNOTATION_CLUB_KEY, asked for on a
-terminal, or made up and printed once; --new-key sets it again. It binds
-127.0.0.1, only this machine: --host 0.0.0.0 lets phones on the same network
-in. docs/howto/server.md says more. Needs the server extra:
-pip install 'wnotation[server]'.
+and, with the club key, upload of .7wn files and recording a game (or its
+score pad) from a phone, which anyone can watch live. At first start the key
+is read from WNOTATION_CLUB_KEY, asked for on a terminal, or made up and
+printed once; --new-key sets it again. It binds 127.0.0.1, only this machine:
+--host 0.0.0.0 lets phones on the same network in. docs/howto/server.md says
+more. Needs the server extra: pip install 'wnotation[server]'.
 
 \b
 Examples:
