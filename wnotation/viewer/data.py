@@ -21,6 +21,7 @@ from ..diagnostics import is_check_only
 from ..notation import NotationError, format_action, parse, write
 from ..model.record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
 from ..formats.render import SCORE_ROWS, city_data, describe_address, score_data, score_rows, sheet_lines
+from .wins import with_wins
 
 #: Bump when the shape of :func:`game_data` changes (the page's script reads it).
 DATA_VERSION = 1
@@ -395,7 +396,7 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         # the lines keyed by the rows the page draws (D.rows); the seats' boards are in "seats" above
         final = {"seats": sheet_lines(replay.scores), "winners": score_data(record, replay.scores)["winners"],
                  "tie_break": tie_break(names, replay.scores)}
-    return {
+    return with_wins({
         "version": DATA_VERSION,
         "title": game_title(record),
         "date": record.date,
@@ -414,26 +415,27 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         "positions": positions,
         "final": final,
         "variations": _variations_data(shown, replay, lines_of, walked, view_seat, line0),
-    }
+    }, shown, addresses)  # the computed analysis, when the record carries it (wins.py)
 
 
 def _variations_data(shown: Record, replay: Replay, lines_of: Replay, walked: _Lines, view_seat: int | None,
                      line0: int) -> list[dict[str, Any]]:
     """Each variation (spec 7wn.md §6.1, 7WN 2) in text order, for a page to show beside the main line: its address,
     the turn it replaces, the line it branches from, its findings (lines of the embedded source, from
-    ``lines_of``) and one snapshot per position it reaches (as the walk of ``replay`` reached them), shaped as the main line's (``address`` the full one,
-    ``I.5(1).I.6``; ``findings`` indices into the variation's own list). Empty for a game without variations."""
+    ``lines_of``) and one snapshot per position it reaches (as the walk of ``replay`` reached them), shaped as the
+    main line's (``address`` the full one, ``I.5(1).I.6``; ``findings`` indices into the variation's own list).
+    Empty for a game without variations."""
     turns: dict[str, Turn] = {}
 
-    def walk(line_turns: Sequence[Turn], prefix: str) -> None:
+    def collect(line_turns: Sequence[Turn], prefix: str) -> None:
         for t in line_turns:
             for k, v in enumerate(t.variations, 1):
                 where = f"{prefix}{t.label}({k})"
                 for vt in v.turns:
                     turns[f"{where}.{vt.label}"] = vt
-                walk(v.turns, where + ".")
+                collect(v.turns, where + ".")
 
-    walk(shown.turns, "")
+    collect(shown.turns, "")
     out = []
     for where, line in replay.variations.items():
         placed = lines_of.variations.get(where, line)
