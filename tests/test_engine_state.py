@@ -176,8 +176,10 @@ def test_city_fields_are_declared_once_and_typed_alike_on_the_aggregate():
 
 @pytest.mark.parametrize("players", [3, 7])
 def test_a_snapshot_is_never_stale_whatever_event_changed_the_city(players):
-    """Snapshots share unchanged cities; a city changed by any mutator must not hand out its old snapshot. A
-    snapshot taken after every event of whole games equals the city made afresh from the aggregate's fields."""
+    """Snapshots share unchanged cities; a city changed by any mutator must not hand out its old snapshot (no
+    mutator keeps a dirty flag: ``CityState.snapshot`` compares the fields). A snapshot taken after every event of
+    whole games equals the city made afresh from the aggregate's fields, and one taken again at once is the same
+    object."""
     from wnotation.engine import replay
     from wnotation.engine.bot import play_game
     from wnotation.engine.state import CITY_FIELDS, City, Game, initial
@@ -192,5 +194,6 @@ def test_a_snapshot_is_never_stale_whatever_event_changed_the_city(players):
             taken = g.snapshot()
             for c, city in zip(g.cities, taken.cities):
                 assert city == City(*(getattr(c, f) for f in CITY_FIELDS)), (type(e).__name__, c.seat)
+            assert all(a is b for a, b in zip(g.snapshot().cities, taken.cities))
         assert g.snapshot() == r.final
     assert {ev.CardBuilt, ev.StageBuilt, ev.CoinsPaid, ev.CoinsGained, ev.ConflictResolved} <= seen
