@@ -176,10 +176,9 @@ def test_city_fields_are_declared_once_and_typed_alike_on_the_aggregate():
 
 @pytest.mark.parametrize("players", [3, 7])
 def test_a_snapshot_is_never_stale_whatever_event_changed_the_city(players):
-    """Snapshots share unchanged cities; a city changed by any mutator must not hand out its old snapshot (no
-    mutator keeps a dirty flag: ``CityState.snapshot`` compares the fields). A snapshot taken after every event of
-    whole games equals the city made afresh from the aggregate's fields, and one taken again at once is the same
-    object."""
+    """Snapshots share unchanged cities; a city changed by any mutator must not hand out its old snapshot (each
+    mutator takes the city it changes from ``CityState.changing``). A snapshot taken after every event of whole
+    games equals the city made afresh from the aggregate's fields, and one taken again at once is the same object."""
     from wnotation.engine import replay
     from wnotation.engine.bot import play_game
     from wnotation.engine.state import CITY_FIELDS, City, Game, initial

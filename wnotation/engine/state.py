@@ -231,8 +231,8 @@ _city_values = attrgetter(*CITY_FIELDS)
 
 class CityState:
     """One seat's city in a :class:`Game`: the fields of :class:`City`, mutable, plus the production summaries
-    the trade questions read (``own_supply``, ``tradable_supply``). Only the mutators change it; none has to say
-    that it did (:meth:`snapshot` sees it)."""
+    the trade questions read (``own_supply``, ``tradable_supply``). Only the mutators change it, and each change
+    starts at :meth:`changing`."""
 
     __slots__ = CITY_FIELDS + ("own_supply", "tradable_supply", "snapshot_taken")
 
@@ -261,19 +261,21 @@ class CityState:
             setattr(self, field, value)
         self.own_supply = Supply.of(city.own)
         self.tradable_supply = Supply.of(city.tradable)
-        #: The last snapshot (``None``: none yet), handed out again while the city still holds its fields.
+        #: The last snapshot, while the city has not changed since: snapshots share unchanged cities.
         self.snapshot_taken: City | None = city
 
     def snapshot(self) -> City:
-        """This city as an immutable :class:`City`: the last snapshot while the fields are still those it holds
-        (snapshots share unchanged cities), else a new one. Comparing the fields is what tells a changed city:
-        no mutator keeps a dirty flag it could forget, and the comparison is cheap (the fields are immutable
-        values, compared by identity first; a changed one is a new tuple or set, mostly of another length)."""
-        values = _city_values(self)
+        """This city as an immutable :class:`City` (the same object until the city changes)."""
         found = self.snapshot_taken
-        if found is None or found != values:
-            found = self.snapshot_taken = City._make(values)
+        if found is None:
+            found = self.snapshot_taken = City._make(_city_values(self))
         return found
+
+    def changing(self) -> CityState:
+        """This city, about to change: its last snapshot no longer holds. The one place that says so: every
+        mutator takes the city it changes from here (or changes it through :meth:`build`, which does)."""
+        self.snapshot_taken = None
+        return self
 
     def power_age(self, power: type) -> int | None:
         """The Age in which the first stage granting ``power`` was built, or ``None``."""
@@ -301,6 +303,7 @@ class CityState:
 
     def build(self, card: Card) -> None:
         """Place ``card`` as a Building."""
+        self.changing()
         self.buildings = self.buildings + (card,)
         self.names = self.names | {card.name}
         if card.colour not in self.colours:
@@ -433,6 +436,7 @@ def _stage_built(g: Game, e: ev.StageBuilt) -> None:
     hand = _take(g.hands[k], e.card)
     g.set_hand(k, hand)
     i = stage_info(c.wonder, e.stage)
+    c.changing()
     c.stages = e.stage
     c.stage_ages = c.stage_ages + (g.age,)
     c.staged = c.staged + (e.card,)
@@ -461,15 +465,15 @@ def _card_discarded(g: Game, e: ev.CardDiscarded) -> None:
 
 def _coins_paid(g: Game, e: ev.CoinsPaid) -> None:
     g.playing()
-    g.cities[e.seat - 1].coins -= e.amount
+    g.cities[e.seat - 1].changing().coins -= e.amount
     if e.to is not None:
-        g.cities[e.to - 1].coins += e.amount
+        g.cities[e.to - 1].changing().coins += e.amount
 
 
 def _coins_gained(g: Game, e: ev.CoinsGained) -> None:
     if g.age == 0:
         raise IntegrityError("coins gained before Age I")
-    g.cities[e.seat - 1].coins += e.amount
+    g.cities[e.seat - 1].changing().coins += e.amount
 
 
 def _picked(g: Game, e: ev.PickedFromDiscard) -> None:
@@ -481,7 +485,7 @@ def _picked(g: Game, e: ev.PickedFromDiscard) -> None:
     pile = _take(g.discard, e.card)
     k = position_of(g.discard, e.card)  # the slot _take empties: the card's own, else an unknown one
     k = k if k >= 0 else position_of(g.discard, None)
-    c.build(e.card)
+    c.build(e.card)  # through changing()
     c.picks -= 1
     g.discard = pile
     g.discarded_by = g.discarded_by[:k] + g.discarded_by[k + 1:] if k >= 0 else g.discarded_by[:-1]
@@ -491,7 +495,7 @@ def _declined(g: Game, e: ev.PickDeclined) -> None:
     c = g.cities[e.seat - 1]
     if c.picks < 1:
         raise IntegrityError(f"seat {e.seat} declines a pick it was not owed")
-    c.picks -= 1
+    c.changing().picks -= 1
 
 
 def _age_dealt(g: Game, e: ev.AgeDealt) -> None:
@@ -521,7 +525,7 @@ def _turn_resolved(g: Game, e: ev.TurnResolved) -> None:
 
 def _conflict(g: Game, e: ev.ConflictResolved) -> None:
     g.playing()
-    c = g.cities[e.seat - 1]
+    c = g.cities[e.seat - 1].changing()
     c.tokens = c.tokens + (e.token,)
 
 
