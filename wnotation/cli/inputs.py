@@ -113,8 +113,17 @@ def replayed(record: Record, lines: list[str], source: str) -> tuple[Replay, int
     replay and the exit code they give."""
     from ..diagnostics import diagnostics_of
     from ..engine import replay
+    from ..model.position_values import PositionError
 
-    played = replay(record)
+    try:
+        played = replay(record)
+    except PositionError as exc:  # the engine refused the [Position] the reader read: the reader's error for it
+        from ..model.record import start_of
+        from ..notation.reader.header import refused_position
+
+        written = start_of(record)
+        assert written is not None  # only a record that starts from a position has a position to refuse
+        raise refused_position(written, exc, "\n".join(lines), source) from None
     found = [d for d in diagnostics_of(record, played.findings, lines, source) if not d.check_only]
     for d in found:
         diagnostic(d)

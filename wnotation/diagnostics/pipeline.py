@@ -13,7 +13,8 @@ from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from ..notation.errors import NotationError
 from ..notation.reader.split import is_boundary
-from ..model.record import Record, Span, has_variations
+from ..model.position_values import PositionError
+from ..model.record import Record, Span, has_variations, start_of
 from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
 from .report import Diagnostic, FileReport, GameReport, no_game_remark
 
@@ -83,7 +84,10 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
     :func:`diagnostics_of`). Cost: one replay. Never raises for a valid Record."""
     from ..engine import replay
 
-    played = replay(record)
+    try:
+        played = replay(record)
+    except PositionError as exc:  # the engine judged the [Position] the reader read, and refused it
+        return _refused_start(record, exc, lines, source, index, line0)
     start = (record.span.line if record.span is not None else 1) + line0
     found = diagnostics_of(record, played.findings, lines, source, line0=line0)
     if has_variations(record):
@@ -92,6 +96,21 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
     return GameReport(source, index, start, found,
                       seats=tuple(s.name for s in record.seats), complete=played.scores is not None,
                       scores=None if played.scores is None else _score_rows(played.scores))
+
+
+def _refused_start(record: Record, exc: PositionError, lines: list[str] | None, source: str, index: int,
+                   line0: int) -> GameReport:
+    """The report of a game whose ``[Position]`` the engine refused (spec/position.md §8): a game that is not
+    replayed, with the reader's error at the offending character of the tag, as for a string the reader refuses
+    itself."""
+    from ..notation.reader.header import refused_position
+
+    written = start_of(record)
+    assert written is not None  # only a record that starts from a position has a position to refuse
+    text = "\n".join(lines) if lines is not None else ""
+    error = refused_position(written, exc, text, source)
+    start = _game_start(lines, error.line) if lines is not None else 1
+    return GameReport(source, index, start + line0, _unread(error, lines or [], source, start, line0), read=False)
 
 
 def _game_reports(text: str, source: str, line0: int = 0) -> list[GameReport]:

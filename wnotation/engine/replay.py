@@ -33,7 +33,10 @@ def replay(record: Record) -> Replay:
     """Replay ``record``: every event and finding, the score sheet when the game is complete, with the record's
     expected results verified (R-SCORE), and its positions (taken when asked for). Deterministic. Cost: linear in
     the number of actions, with memoised trade questions; no position is built unless asked for. A score-pad record
-    (results, no turns) and a record naming expansions are checked by :mod:`.scorepad` instead."""
+    (results, no turns) and a record naming expansions are checked by :mod:`.scorepad` instead. A record that
+    starts from a ``[Position]`` starts from the position the engine judges its ``start`` to be; one the rules do not
+    allow raises :class:`~wnotation.model.position_values.PositionError` (spec/position.md §8), which ``check``
+    reports as the reader reports a bad tag."""
     if record.expansions or (record.results and not record.turns and position_tag(record) is None):
         return pad_replay(record)
     run = Run(record)
