@@ -444,15 +444,16 @@ def start_problem(setup: Setup | Written, seats: Sequence[tuple[str, str, str]])
     """Why a record whose seats are ``seats`` (name, Wonder's catalogue name, side, in seat order) cannot start
     from ``setup`` (spec/position.md §8): ``(seat index or -1, message)``, or ``None``. The string's seats must be
     the record's (seat key, Wonder and side), and no build from the discard pile may be owed."""
-    if len(seats) != len(setup.seats):
-        return -1, f"the position has {len(setup.seats)} seats, the record {len(seats)}"
-    for k, ((name, wonder, side), s) in enumerate(zip(seats, setup.seats)):
+    stated: Sequence[SeatSetup | SeatWritten] = setup.seats
+    if len(seats) != len(stated):
+        return -1, f"the position has {len(stated)} seats, the record {len(seats)}"
+    for k, ((name, wonder, side), s) in enumerate(zip(seats, stated)):
         if seat_key(name) != seat_key(s.name):
             return k, f"seat {k + 1} is {name!r} in the record and {s.name!r} in the position"
         if (wonder, side) != (s.wonder.name, s.wonder.side):
             return k, (f"seat {k + 1} ({name}) plays {wonder} {side} in the record and {s.wonder.name} "
                        f"{s.wonder.side} in the position")
-    for k, s in enumerate(setup.seats):
+    for k, s in enumerate(stated):
         if s.picks:
             return k, (f"{s.name} is owed a build from the discard pile at {setup.address}: a record cannot start "
                        "there (start from the position before that turn, or from the end of the Age)")
