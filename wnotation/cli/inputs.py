@@ -112,18 +112,13 @@ def replayed(record: Record, lines: list[str], source: str) -> tuple[Replay, int
     """Replay ``record``, print its findings to stderr (not those that only ``check`` shows), and return the
     replay and the exit code they give."""
     from ..diagnostics import diagnostics_of
+    from ..diagnostics.pipeline import start_refusal
     from ..engine import replay
-    from ..model.position_values import PositionError
 
-    try:
-        played = replay(record)
-    except PositionError as exc:  # the engine refused the [Position] the reader read: the reader's error for it
-        from ..model.record import start_of
-        from ..notation.reader.header import refused_position
-
-        written = start_of(record)
-        assert written is not None  # only a record that starts from a position has a position to refuse
-        raise refused_position(written, exc, "\n".join(lines), source) from None
+    refused = start_refusal(record, lines, source)  # a [Position] the engine refused: the reader's error for it
+    if refused is not None:
+        raise refused
+    played = replay(record)
     found = [d for d in diagnostics_of(record, played.findings, lines, source) if not d.check_only]
     for d in found:
         diagnostic(d)

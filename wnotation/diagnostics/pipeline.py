@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
 from ..notation.errors import NotationError
 from ..notation.reader.split import is_boundary
 from ..model.position_values import PositionError
-from ..model.record import Record, Span, has_variations, start_of
+from ..model.record import Record, Span, has_variations, position_tag, start_of
 from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
 from .report import Diagnostic, FileReport, GameReport, no_game_remark
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..engine.scoring import ScoreSheet
 
 __all__ = ["check", "check_file", "check_piece", "check_pieces", "check_record", "check_text", "diagnostics_of",
-           "is_check_only", "iter_check"]
+           "is_check_only", "iter_check", "start_refusal"]
 
 
 def _line(lines: list[str] | None, number: int) -> str:
@@ -84,10 +84,10 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
     :func:`diagnostics_of`). Cost: one replay. Never raises for a valid Record."""
     from ..engine import replay
 
-    try:
-        played = replay(record)
-    except PositionError as exc:  # the engine judged the [Position] the reader read, and refused it
-        return _refused_start(record, exc, lines, source, index, line0)
+    refused = start_refusal(record, lines, source)
+    if refused is not None:
+        return _refused_start(refused, lines, source, index, line0)
+    played = replay(record)
     start = (record.span.line if record.span is not None else 1) + line0
     found = diagnostics_of(record, played.findings, lines, source, line0=line0)
     if has_variations(record):
@@ -98,17 +98,29 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
                       scores=None if played.scores is None else _score_rows(played.scores))
 
 
-def _refused_start(record: Record, exc: PositionError, lines: list[str] | None, source: str, index: int,
-                   line0: int) -> GameReport:
-    """The report of a game whose ``[Position]`` the engine refused (spec/position.md §8): a game that is not
-    replayed, with the reader's error at the offending character of the tag, as for a string the reader refuses
-    itself."""
+def start_refusal(record: Record, lines: list[str] | None, source: str = "<string>") -> NotationError | None:
+    """The reader's error for ``record``'s ``[Position]`` when the engine, judging it by the rules, refuses it
+    (spec/position.md §8): code ``position``, at the offending character of the tag in ``lines`` (the text the
+    record was read from); ``None`` for a record that starts at the beginning or from a position the rules allow.
+    Cost: nothing for a record without the tag; the judge of one string otherwise."""
+    if position_tag(record) is None:
+        return None
+    from ..engine.position import start_setup
     from ..notation.reader.header import refused_position
 
-    written = start_of(record)
-    assert written is not None  # only a record that starts from a position has a position to refuse
-    text = "\n".join(lines) if lines is not None else ""
-    error = refused_position(written, exc, text, source)
+    try:
+        start_setup(record)
+    except PositionError as exc:
+        written = start_of(record)
+        assert written is not None  # only a record that starts from a position has a position to refuse
+        return refused_position(written, exc, "\n".join(lines) if lines is not None else "", source)
+    return None
+
+
+def _refused_start(error: NotationError, lines: list[str] | None, source: str, index: int,
+                   line0: int) -> GameReport:
+    """The report of a game whose ``[Position]`` the engine refused: a game that is not replayed, with the
+    reader's ``error`` at the offending character of the tag, as for a string the reader refuses itself."""
     start = _game_start(lines, error.line) if lines is not None else 1
     return GameReport(source, index, start + line0, _unread(error, lines or [], source, start, line0), read=False)
 

@@ -176,8 +176,8 @@ def start_setup(record: Record) -> Setup | None:
 def record_start(record: Record) -> Start | None:
     """The position ``record`` starts from (spec/position.md §8), or ``None`` when it starts at the beginning.
 
-    A ``ValueError`` here is :func:`start_setup`'s: a position the rules do not allow (the engine judges it here,
-    and ``check`` reports it as the reader reports a bad tag), or a Record made without validation
-    (``model_copy``, ``model_construct``) that breaks a rule of §8."""
+    A ``ValueError`` here is :func:`start_setup`'s: a position the rules do not allow (the engine judges it here;
+    :func:`~.replay.replay` turns it into a replay of one finding, and ``check`` reports it as the reader reports a
+    bad tag), or a Record made without validation (``model_copy``, ``model_construct``) that breaks a rule of §8."""
     setup = start_setup(record)
     return None if setup is None else Start(state_of(setup), setup.seed)
