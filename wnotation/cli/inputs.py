@@ -115,10 +115,10 @@ def replayed(record: Record, lines: list[str], source: str) -> tuple[Replay, int
     from ..diagnostics.pipeline import start_refusal
     from ..engine import replay
 
-    refused = start_refusal(record, lines, source)  # a [Position] the engine refused: the reader's error for it
-    if refused is not None:
-        raise refused
     played = replay(record)
+    refused = start_refusal(record, lines, source) if not played.addresses else None  # a refused start has none
+    if refused is not None:  # a [Position] the engine refused: the reader's error for it
+        raise refused
     found = [d for d in diagnostics_of(record, played.findings, lines, source) if not d.check_only]
     for d in found:
         diagnostic(d)

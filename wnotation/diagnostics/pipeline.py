@@ -84,10 +84,10 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
     :func:`diagnostics_of`). Cost: one replay. Never raises for a valid Record."""
     from ..engine import replay
 
-    refused = start_refusal(record, lines, source)
+    played = replay(record)
+    refused = start_refusal(record, lines, source) if not played.addresses else None  # a refused start has none
     if refused is not None:
         return _refused_start(refused, lines, source, index, line0)
-    played = replay(record)
     start = (record.span.line if record.span is not None else 1) + line0
     found = diagnostics_of(record, played.findings, lines, source, line0=line0)
     if has_variations(record):
