@@ -16,6 +16,8 @@ import pytest
 
 from wnotation.model.catalog import RESOURCES
 from wnotation.engine import replay
+from wnotation.engine.position import start_setup
+from wnotation.model.position_values import PositionError
 from wnotation.notation import NotationError, parse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -213,10 +215,15 @@ def run_case(case: Case) -> list[str]:
     refused = _raw_tag(case.text, "Notation")
     try:
         record = parse(case.text, source=case.path.name)
+        start_setup(record)  # the engine judges the [Position] the reader read, as check does (spec/position.md §8)
     except NotationError as exc:
         if refused and exc.rule == refused[0]:
             return []
         return [f"the reader refuses the case: {exc}"]
+    except PositionError as exc:  # check reports it as the reader's error 'position' at the tag
+        if refused and refused[0] == "position":
+            return []
+        return [f"the engine refuses the case's [Position]: {exc}"]
     if refused:
         return [f"the reader accepts the case; expected a {refused[0]!r} notation error"]
     rp = replay(record)

@@ -240,6 +240,7 @@ def test_every_record_on_the_page_reads_and_replays_without_an_error(page):
 def test_every_position_string_on_the_site_reads_and_is_canonical():
     """A ```` ```7wn-position ```` block holds position strings (spec/position.md), one a line, each valid and
     written as the writer writes it."""
+    from wnotation.engine import position_rules
     from wnotation.model import position_string
 
     seen = 0
@@ -247,7 +248,7 @@ def test_every_position_string_on_the_site_reads_and_is_canonical():
         for match in FENCE.finditer(page.read_text(encoding="utf-8")):
             if match["info"].split()[:1] == ["7wn-position"]:
                 for line in match["body"].splitlines():
-                    assert position_string.write(position_string.read(line)) == line, f"{page.name}: {line}"
+                    assert position_string.write(position_rules.read(line)) == line, f"{page.name}: {line}"
                     seen += 1
     assert seen
 

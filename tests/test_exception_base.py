@@ -20,7 +20,7 @@ from wnotation.conformance.runner import AdapterBroken
 from wnotation.diagnostics.formatting import FormatBug
 from wnotation.errors import InputError, WnotationError
 from wnotation.notation.errors import NotationError, NotationSyntaxError
-from wnotation.model.position_checks import PositionError
+from wnotation.model.position_values import PositionError
 from wnotation.recorder.choices import EntryError
 from wnotation.recorder.header import HeaderError
 from wnotation.server.recording import RecordingError

@@ -13,7 +13,8 @@ from wnotation.support import memo
 from wnotation.engine import clear_caches
 from wnotation.engine import memo as engine_memo
 from wnotation.notation.reader import build, fast_route, names
-from wnotation.model.position_string import read, write
+from wnotation.engine.position_rules import read
+from wnotation.model.position_string import write
 from wnotation.model.position_string import _AGES_OF_NAME as AGES_OF_NAME
 from wnotation.model.record import Record
 

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.engine.position import setup_of
-from wnotation.model.position_string import CHECKS, PositionError, Setup, escape_name, read, seat_places, start_problem, write
+from wnotation.engine.position_rules import read
+from wnotation.model.position_string import CHECKS, PositionError, Setup, escape_name, seat_places, start_problem, write
 from wnotation.model.vocabulary import seat_key
 
 
@@ -144,7 +145,8 @@ def test_R_HALI_LAST__a_record_cannot_start_where_a_pick_is_owed():
 @pytest.mark.parametrize("address, tokens, bad", [("II.end", "1, 3, 3, 3", 3), ("III.end", "1, 1, 1", 2),
                                                   ("III.end", "5, 5, 5", 2), ("III.end", "1, 3, 5, 5, 5", 4)])
 def test_R_MILITARY__a_third_victory_token_of_one_age_is_refused_at_it(address, tokens, bad):
-    from wnotation.model.position_string import PositionError, read
+    from wnotation.engine.position_rules import read
+    from wnotation.model.position_string import PositionError
 
     string = f"{address} | <Ann> Gizah day; coins 3; tokens {tokens} | <Ben> Babylon day; coins 3 | <Cat> Rhodos day; coins 3"
     with pytest.raises(PositionError) as caught:
@@ -158,6 +160,25 @@ def test_R_MILITARY__a_third_victory_token_of_one_age_is_refused_at_it(address, 
 
 @pytest.mark.parametrize("tokens", ["1, 1, 3, 3", "1, -1, 3, -1", "-1, -1, 3, 3, 5, 5", "1, 1, 3, 3, 5, 5"])
 def test_R_MILITARY__two_tokens_per_age_are_read(tokens):
-    from wnotation.model.position_string import read
+    from wnotation.engine.position_rules import read
 
     read(f"III.end | <Ann> Gizah day; coins 3; tokens {tokens} | <Ben> Babylon day; coins 3 | <Cat> Rhodos day; coins 3")
+
+
+def test_the_old_names_of_the_whole_read_and_of_the_checks_are_the_engines():
+    """Issue 30 item 3: position_string keeps syntax and names; ``read`` (the whole §6) and the checks are the
+    engine's, still reachable by their old names, and the model imports no engine module on its own."""
+    import importlib
+    import subprocess
+    import sys
+
+    from wnotation.engine import position_rules
+    from wnotation.model import position_string
+
+    assert position_string.read is position_rules.read
+    assert importlib.import_module("wnotation.model.position_checks") is position_rules
+    probe = ("import sys; import wnotation.model.position_string as p; import wnotation.model.record; "
+             "p.parse('I.6 | <A> Gizah day; coins 3 | <B> Babylon day; coins 3 | <C> Rhodos day; coins 3'); "
+             "print(sorted(m for m in sys.modules if m.startswith('wnotation.engine')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

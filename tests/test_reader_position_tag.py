@@ -80,3 +80,61 @@ def test_a_turn_after_a_start_at_the_end_of_the_game_says_the_position_ends_it()
     assert (error.rule, error.line, error.column) == ("turn-order", 9, 1)
     assert "the game is over at the position its [Position] tag states" in error.message
     assert "III.7" not in error.message  # there is no III.7 in this game: it was the reader's own mark
+
+
+# --- issue 30 item 3: the reader reads the tag once, the engine judges it ---------------------------------------
+
+RULE_BROKEN = POSITION.replace("<Ann> Gizah day; coins 3;", "<Ann> Gizah day; coins 3; tokens 1;")  # before any war
+
+
+def test_the_reader_reads_the_tag_once_into_the_records_start_which_json_and_equality_leave_out():
+    from wnotation.model.position_values import Written
+    from wnotation.notation import from_json, to_json
+
+    record = parse(game())
+    assert isinstance(record.start, Written) and record.start.text == POSITION and str(record.start.address) == "I.4"
+    assert [s.name for s in record.start.seats] == ["Ann", "Ben", "Cat"]
+    assert "start" not in to_json(record) and from_json(to_json(record)) == record
+    assert from_json(to_json(record)).start.text == POSITION  # the validator reads it for a Record from JSON
+    assert parse(game(fmt="7WN 1", body="I.1 Lumber Yard | Stone Pit | Clay Pool\n")).start is None
+
+
+def test_a_stale_start_after_model_copy_is_read_again_from_the_tag():
+    from wnotation.engine.position import start_setup
+    from wnotation.model.record import Tag, start_of
+
+    record = parse(game())
+    later = POSITION.replace("coins 3", "coins 4", 1)
+    copied = record.model_copy(update={"tags": (Tag(name="Position", value=later),)})
+    assert copied.start is record.start and start_of(copied).text == later  # model_copy kept the old one
+    assert start_setup(copied).seats[0].coins == 4 and start_setup(record).seats[0].coins == 3
+
+
+def test_R_MILITARY__a_position_the_rules_refuse_is_read_and_the_engine_refuses_it_at_its_tag():
+    """The reader reads syntax and names only; replaying the record gives its one finding and no position."""
+    from wnotation.engine import replay
+
+    record = parse(game(RULE_BROKEN))
+    assert record.start is not None
+    played = replay(record)
+    assert played.addresses == () and played.scores is None
+    [finding] = played.findings
+    assert (finding.rule, finding.address, finding.severity, finding.span.line) == ("R-MILITARY", "I.4", "error", 4)
+    assert finding.message.startswith("[Position]: position string, column 40: tokens: a victory token of 1")
+
+
+def test_R_MILITARY__check_reports_the_engines_refusal_as_the_reader_did(tmp_path):
+    """The same output as when the reader judged the tag itself: code position at the token, the game not
+    replayed (the line, column, message and note of the check before issue 30 item 3)."""
+    from cli_helpers import run
+
+    path = tmp_path / "refused.7wn"
+    path.write_text(game(RULE_BROKEN), encoding="utf-8")
+    lines = run("check", str(path), code=1).stderr.splitlines()
+    column = game(RULE_BROKEN).splitlines()[3].index("tokens 1") + len("tokens ") + 1
+    assert lines[0] == (f"{path}:4:{column}: error[position]: position string, column 40: tokens: a victory token of "
+                        "1: that Age's military is not resolved at I.4 (R-MILITARY)")
+    assert lines[2] == " " * (4 + column - 1) + "^"
+    assert lines[3] == f"{path}:1:1: note[notation]: this game is not replayed: its text has a notation error"
+    shown = run("show", str(path), code=2).stderr.splitlines()
+    assert shown[0] == lines[0]  # every command that reads one game refuses it so (exit 2)

@@ -2,7 +2,8 @@
 module outside the engine decides by a rule (``f.rule == "R-DECK"``) or raises in its name (``rule="R-STAGE"``).
 A rule ID inside a sentence (a message, a docstring) cites it for the reader and is allowed.
 
-The modules below still name rules in code and are being moved over; the list may only shrink.
+The modules of ``NOT_YET`` would still name rules in code while being moved over; the list may only shrink, and is
+empty now.
 """
 
 from __future__ import annotations
@@ -16,12 +17,9 @@ import wnotation
 PACKAGE = Path(wnotation.__file__).parent
 RULE_ID = re.compile(r"R-[A-Z][A-Z0-9-]*[A-Z0-9]")
 
-#: module -> why it still names rules (each is open work of issue 30).
-NOT_YET = {
-    "model/position_checks.py": "the position's checks move into the engine (issue 30 item 3)",
-    "archive/rows.py": "the archive's rows become a visitor of the engine's walk (issue 30 item 1)",
-    "conformance/vectors.py": "a vector's labels name the rules it exercises",
-}
+#: module -> why it still names rules (each is open work of issue 30). Empty since the position's checks moved
+#: into the engine (engine/position_rules.py) and the archive and the conformance vectors ask the engine by name.
+NOT_YET: dict[str, str] = {}
 
 
 def _named_rules(path: Path) -> list[tuple[int, str]]:
@@ -67,3 +65,38 @@ def test_the_recorder_asks_the_engine_which_findings_stop_a_play() -> None:
     assert asks_for_a_pick(Finding("R-HALI", "m", "I.3", seat=2, severity="warning"), 2)
     assert not asks_for_a_pick(Finding("R-HALI", "m", "I.3", seat=2, severity="warning"), 1)
     assert not asks_for_a_pick(Finding("R-HALI", "m", "I.3", seat=2), 2)
+
+
+def test_the_engine_names_the_rules_that_code_outside_it_labels_or_tells_apart() -> None:
+    """The archive asks which findings contradict the stated results (R-SCORE), the conformance vectors which are
+    about the results (R-SCORE, R-SCORE-EXP, R-WIN) and which rule each kind of vector exercises: every name is a
+    rule of the registry."""
+    from wnotation.engine import rulebook
+    from wnotation.engine.findings import RESULT_RULES, Finding, about_the_results, contradicts_the_sheet
+
+    assert contradicts_the_sheet(Finding("R-SCORE", "m", "III.end"))
+    assert not contradicts_the_sheet(Finding("R-SCORE", "m", "III.end", severity="warning"))
+    assert not contradicts_the_sheet(Finding("R-WIN", "m", "game"))
+    assert about_the_results("R-WIN") and about_the_results("R-SCORE-EXP") and not about_the_results("R-TRADE")
+    named = {rulebook.DEAL, rulebook.SCORE_SHEET, rulebook.WILD_SCIENCE, rulebook.GUILD_COUNT,
+             rulebook.CHEAPEST_PURCHASE} | RESULT_RULES
+    assert named <= set(rulebook.ids())
+
+
+def test_the_judge_of_a_position_is_the_engines() -> None:
+    """The rules of a position string (R-STAGE, R-MILITARY, R-HALI, ...) are judged in the engine; the model's
+    position string reads syntax and names only, so a string the rules refuse parses, and the judge refuses it."""
+    from wnotation.engine.position_rules import judge
+    from wnotation.model.position_string import parse
+    from wnotation.model.position_values import PositionError
+
+    three = "| <Ben> Babylon day; coins 3; hand ?, ?, ?, ?, ? | <Cat> Rhodos day; coins 3; hand ?, ?, ?, ?, ?"
+    written = parse(f"I.2 | <Ann> Gizah day; coins 3; tokens 1; hand ?, ?, ?, ?, ? {three}")
+    try:
+        judge(written)
+    except PositionError as exc:
+        assert (exc.check, exc.rule, exc.column) == ("tokens", "R-MILITARY", 40)
+    else:
+        raise AssertionError("a victory token in Age I before its military was not refused")
+    for module in ("position_string.py", "position_values.py"):
+        assert not RULE_ID.search((PACKAGE / "model" / module).read_text(encoding="utf-8")), module

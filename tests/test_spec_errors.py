@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from wnotation.diagnostics import source_lines
+from wnotation.diagnostics.pipeline import start_refusal
 from wnotation.notation import NotationError, parse, read_games
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,9 +65,15 @@ def _refusal(data: bytes | str, tmp_path: Path) -> NotationError:
         items = list(read_games(path))
         assert items and isinstance(items[-1], NotationError), items
         return items[-1]
-    with pytest.raises(NotationError) as info:
-        parse(data, source="example.7wn")
-    return info.value
+    try:
+        record = parse(data, source="example.7wn")
+    except NotationError as exc:
+        return exc
+    # a [Position] the rules refuse: the reference reader reads it, the engine judges it, and check (every command
+    # that reads a game) reports the reader's error for it (spec/position.md §8)
+    refused = start_refusal(record, source_lines(data), "example.7wn")
+    assert refused is not None, "the reference accepts the case"
+    return refused
 
 
 def test_the_section_has_cases_of_each_kind():

@@ -13,7 +13,8 @@ import pytest
 from wnotation.engine import replay
 from wnotation.engine.position import from_string, to_string
 from wnotation.notation import parse
-from wnotation.model.position_string import CHECKS, PositionError, read, write
+from wnotation.engine.position_rules import read
+from wnotation.model.position_string import CHECKS, PositionError, write
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = (ROOT / "spec" / "position.md").read_text(encoding="utf-8")

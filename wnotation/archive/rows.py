@@ -19,6 +19,7 @@ from typing import Any
 from ..model.catalog import AGE_NUMERALS as _NUMERALS
 from ..model.record import NO_ANNOTATION, UNKNOWN, GameHeader, Record, StatedPurchase, position_tag
 from ..engine import Replay, replay
+from ..engine.findings import contradicts_the_sheet
 from ..engine.results import VariationReplay
 from ..engine.walk import Battle, SeatOutcome, TurnView, Visitor, walk
 from .rowtypes import FindingRow, GameRow, HandRow, MilitaryRow, PlayRow
@@ -318,7 +319,7 @@ def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: i
                           ln.rank == 1, stages, ln.cities, ln.leaders, ln.armada, ln.edifice) + end[k])
     tables["military"] += seen.military
     tables["findings"] += _finding_rows(gid, diagnostics)
-    wrong = any(f.rule == "R-SCORE" and f.severity == "error" for f in played.findings)
+    wrong = any(contradicts_the_sheet(f) for f in played.findings)
     stated = bool(record.results)
     line = (record.span.line if record.span is not None else 1) + line0
     tables["games"].append(_game_row(gid, kind_of(record), source, index, line, record, True, sheet is not None, len(record.turns),

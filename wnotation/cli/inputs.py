@@ -112,9 +112,13 @@ def replayed(record: Record, lines: list[str], source: str) -> tuple[Replay, int
     """Replay ``record``, print its findings to stderr (not those that only ``check`` shows), and return the
     replay and the exit code they give."""
     from ..diagnostics import diagnostics_of
+    from ..diagnostics.pipeline import start_refusal
     from ..engine import replay
 
     played = replay(record)
+    refused = start_refusal(record, lines, source) if not played.addresses else None  # a refused start has none
+    if refused is not None:  # a [Position] the engine refused: the reader's error for it
+        raise refused
     found = [d for d in diagnostics_of(record, played.findings, lines, source) if not d.check_only]
     for d in found:
         diagnostic(d)

@@ -115,13 +115,13 @@ def show(file: str, where: str | None, game: int | None, seat: str | None, legal
 
 
 def _seed(record: Record) -> int | None:
-    """The game's SM64-FY seed: its [Seed] tag's, or that of the position it starts from."""
-    from ..engine.position import position_tag
-    from ..model.position_string import read
+    """The game's SM64-FY seed: its [Seed] tag's, or that of the position it starts from (the Record's ``start``,
+    which the replay has judged)."""
+    from ..model.record import start_of
 
-    start = position_tag(record)
+    start = start_of(record)
     if start is not None:
-        return read(start).seed
+        return start.seed
     return record.seed.value if record.seed is not None and record.seed.algorithm == "SM64-FY" else None
 
 

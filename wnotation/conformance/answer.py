@@ -48,21 +48,23 @@ def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...]) ->
 def check(text: str, positions: Sequence[str]) -> dict[str, Any]:
     """The ``check`` answer: the reader's refusal, or the findings, the score sheet and the requested positions."""
     from ..engine import replay
-    from ..engine.position import position_tag, to_string
+    from ..engine.position import start_setup, to_string
     from ..notation import NotationError, parse
-    from ..model.position_string import read
+    from ..model.position_values import PositionError
 
     try:
         record = parse(text, source="vector.7wn")
+        start = start_setup(record)  # the engine judges the [Position] the reader read (spec/position.md §8)
     except NotationError as exc:
         return {"refused": exc.rule, "findings": [], "scores": None, "positions": {}}
+    except PositionError:
+        return {"refused": "position", "findings": [], "scores": None, "positions": {}}
     rp = replay(record)
     findings = [{"severity": f.severity, "rule": f.rule, "seat": f.seat,
                  "line": f.span.line if f.span is not None else None,
                  "column": f.span.column if f.span is not None else None}
                 for f in rp.findings if f.severity in ("error", "warning")]
-    start = position_tag(record)
-    seed = read(start).seed if start is not None else (
+    seed = start.seed if start is not None else (
         record.seed.value if record.seed is not None and record.seed.algorithm == deck.SHUFFLE_ALGORITHM else None)
     strings: dict[str, str | None] = {}
     for where in positions:
@@ -92,7 +94,7 @@ def deal(players: int, seed: int, guilds: Sequence[str] | None) -> dict[str, Any
 def position(string: str, seat: int | None) -> dict[str, Any]:
     """The ``position`` answer: the canonical string (or the projection for ``seat``), or the refusal."""
     from ..engine.position import from_string, to_string
-    from ..model.position_checks import PositionError
+    from ..model.position_values import PositionError
 
     try:
         state, seed = from_string(string)
@@ -106,7 +108,7 @@ def position(string: str, seat: int | None) -> dict[str, Any]:
 def score_position(string: str) -> dict[str, Any]:
     """The ``score`` answer: the score sheet of the cities of a position string, as if the game ended there."""
     from ..engine.position import from_string
-    from ..model.position_checks import PositionError
+    from ..model.position_values import PositionError
 
     try:
         state, _ = from_string(string)
@@ -159,7 +161,7 @@ def _product(lists: list[list[LegalAction]]) -> Any:
 def count(string: str, depth: int) -> dict[str, Any]:
     """The ``count`` answer: per seat the number of legal actions, and the joint turns to depths 1..``depth``."""
     from ..engine.position import from_string
-    from ..model.position_checks import PositionError
+    from ..model.position_values import PositionError
 
     if not 0 <= depth <= MAX_DEPTH:
         raise RequestError(f"depth {depth}: expected 0 to {MAX_DEPTH}")

@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..engine import rulebook
+from ..engine.findings import about_the_results
 from ..model import deck
 from ..model.catalog import load
 from . import answer
@@ -95,7 +97,7 @@ def casebook_vectors(cases: Path) -> Iterator[Vector]:
         expects = [t.value for t in record.tags if t.name == "Expect"]
         wanted = sorted({e.split()[0] for e in expects if e.split()[0] != "game" and "(" not in e.split()[0]},
                         key=_address_key)
-        stated_score = any(f["rule"] in ("R-SCORE", "R-SCORE-EXP", "R-WIN") for f in _expected_findings(record))
+        stated_score = any(about_the_results(f["rule"]) for f in _expected_findings(record))
         expect: dict[str, Any] = {
             "refused": None,
             "findings": _expected_findings(record),
@@ -131,7 +133,7 @@ def replay_vectors(replays: Path) -> Iterator[Vector]:
             "positions": {},
         }
         yield vector(f"rules/replay-{path.stem}", "rules", {"op": "check", "record": text, "positions": []}, expect,
-                     ("R-SCORE",), f"the sample game {path.name}")
+                     (rulebook.SCORE_SHEET,), f"the sample game {path.name}")
 
 
 def _address_key(where: str) -> tuple[int, int]:
@@ -152,11 +154,11 @@ def deal_vectors() -> Iterator[Vector]:
     for players in range(3, 8):
         for seed in DEAL_SEEDS:
             request = {"op": "deal", "players": players, "seed": seed, "guilds": None}
-            yield vector(f"deals/{players}p-seed-{seed}", "deals", request, _deal(request), ("R-DECK",),
+            yield vector(f"deals/{players}p-seed-{seed}", "deals", request, _deal(request), (rulebook.DEAL,),
                          f"{players} players, seed {seed}")
         listed = guilds[10 - (players + 2):]
         request = {"op": "deal", "players": players, "seed": 7, "guilds": listed}
-        yield vector(f"deals/{players}p-seed-7-guilds-listed", "deals", request, _deal(request), ("R-DECK",),
+        yield vector(f"deals/{players}p-seed-7-guilds-listed", "deals", request, _deal(request), (rulebook.DEAL,),
                      f"{players} players, seed 7, the last {players + 2} guilds listed")
     refusals = (
         ("2-players", {"op": "deal", "players": 2, "seed": 1, "guilds": None}),
@@ -169,7 +171,7 @@ def deal_vectors() -> Iterator[Vector]:
     for name, request in refusals:
         expect = _deal(request)
         assert expect == {"refused": True}, (name, expect)
-        yield vector(f"deals/refused-{name}", "deals", request, expect, ("R-DECK",), f"refused: {name}")
+        yield vector(f"deals/refused-{name}", "deals", request, expect, (rulebook.DEAL,), f"refused: {name}")
 
 
 def _deal(request: dict[str, Any]) -> dict[str, Any]:
@@ -245,8 +247,8 @@ def _position_vector(vid: str, string: str, seat: int | None, title: str) -> Vec
     expect = answer.position(string, seat)
     rules: tuple[str, ...] = ()
     if expect["refused"] is not None:
-        from ..model.position_string import read
-        from ..model.position_checks import PositionError
+        from ..engine.position_rules import read
+        from ..model.position_values import PositionError
 
         try:
             read(string)
@@ -305,7 +307,7 @@ def scoring_vectors() -> Iterator[Vector]:
     for players, seed in GAMES:
         for where in ("I.end", "II.end", "III.end"):
             string = to_string(_state_at(players, seed, where)[0])
-            yield _score_vector(f"scoring/{players}p-{seed}-{where}", string, ("R-SCORE",),
+            yield _score_vector(f"scoring/{players}p-{seed}-{where}", string, (rulebook.SCORE_SHEET,),
                                 f"the cities of a {players}-player game at {where}")
     science: tuple[tuple[str, list[str], list[str]], ...] = (
         ("wild-one-set", ["Apothecary", "Workshop", "Scriptorium"], ["Scientists Guild"]),
@@ -321,7 +323,7 @@ def scoring_vectors() -> Iterator[Vector]:
             state = position([("Babylon", "day"), ("Gizah", "day"), ("Rhodos", "day")], age=3, turn=6,
                              cities=[city, {}, {}], hands=[[], [], []])
             string = to_string(state._replace(ended=True))
-            yield _score_vector(f"scoring/science-{name}-{stages}-stages", string, ("R-SCIENCE-ANY",),
+            yield _score_vector(f"scoring/science-{name}-{stages}-stages", string, (rulebook.WILD_SCIENCE,),
                                 f"science: {name.replace('-', ' ')}, Babylon day with {stages} stages")
     guilds: tuple[tuple[str, list[str], list[str], str], ...] = (
         ("traders", ["Marketplace", "Caravansery"], ["Forum", "Bazaar"], "Traders Guild"),
@@ -337,7 +339,7 @@ def scoring_vectors() -> Iterator[Vector]:
                                                 {"buildings": right, "stages": 2, "stage_ages": (1, 3)}],
                          hands=[[], [], [], []])
         string = to_string(state._replace(ended=True))
-        yield _score_vector(f"scoring/guild-{name}", string, ("R-GUILD-COUNT",), f"the {guild} and its neighbours")
+        yield _score_vector(f"scoring/guild-{name}", string, (rulebook.GUILD_COUNT,), f"the {guild} and its neighbours")
 
 
 def _score_vector(vid: str, string: str, rules: tuple[str, ...], title: str) -> Vector:
@@ -367,7 +369,7 @@ def count_vectors() -> Iterator[Vector]:
                 request = {"op": "count", "position": string, "depth": depth}
                 wonders = " ".join(f"{c.wonder.name}-{c.wonder.side}" for c in state.cities)
                 yield vector(f"counts/{players}p-{seed}-{where}" + ("-perft" if depth > 1 else ""), "counts", request, answer.count(string, depth),
-                             ("R-TRADE-MINIMAL",), f"{where}: {wonders}")
+                             (rulebook.CHEAPEST_PURCHASE,), f"{where}: {wonders}")
 
 
 def _picks_possible(state: Any) -> bool:

@@ -13,7 +13,8 @@ from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from ..notation.errors import NotationError, Origin
 from ..notation.reader.split import is_boundary
-from ..model.record import Record, Span, has_variations
+from ..model.position_values import PositionError
+from ..model.record import Record, Span, has_variations, position_tag, start_of
 from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
 from .report import Diagnostic, FileReport, GameReport, no_game_remark
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from ..engine.scoring import ScoreSheet
 
 __all__ = ["check", "check_file", "check_piece", "check_pieces", "check_record", "check_text", "diagnostics_of",
-           "is_check_only", "iter_check"]
+           "is_check_only", "iter_check", "start_refusal"]
 
 
 def _line(lines: list[str] | None, number: int) -> str:
@@ -89,6 +90,9 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
 
     where = origin if origin is not None else Origin(source, line0)
     played = replay(record)
+    refused = start_refusal(record, lines, where.source) if not played.addresses else None  # a refused start has none
+    if refused is not None:
+        return _refused_start(refused, lines, where, index)
     start = where.line(record.span.line if record.span is not None else 1)
     found = diagnostics_of(record, played.findings, lines, origin=where)
     if has_variations(record):
@@ -97,6 +101,32 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
     return GameReport(where.source, index, start, found,
                       seats=tuple(s.name for s in record.seats), complete=played.scores is not None,
                       scores=None if played.scores is None else _score_rows(played.scores))
+
+
+def start_refusal(record: Record, lines: list[str] | None, source: str = "<string>") -> NotationError | None:
+    """The reader's error for ``record``'s ``[Position]`` when the engine, judging it by the rules, refuses it
+    (spec/position.md §8): code ``position``, at the offending character of the tag in ``lines`` (the text the
+    record was read from); ``None`` for a record that starts at the beginning or from a position the rules allow.
+    Cost: nothing for a record without the tag; the judge of one string otherwise."""
+    if position_tag(record) is None:
+        return None
+    from ..engine.position import start_setup
+    from ..notation.reader.header import refused_position
+
+    try:
+        start_setup(record)
+    except PositionError as exc:
+        written = start_of(record)
+        assert written is not None  # only a record that starts from a position has a position to refuse
+        return refused_position(written, exc, "\n".join(lines) if lines is not None else "", source)
+    return None
+
+
+def _refused_start(error: NotationError, lines: list[str] | None, origin: Origin, index: int) -> GameReport:
+    """The report of a game whose ``[Position]`` the engine refused: a game that is not replayed, with the
+    reader's ``error`` at the offending character of the tag, as for a string the reader refuses itself."""
+    start = _game_start(lines, error.line) if lines is not None else 1
+    return GameReport(origin.source, index, origin.line(start), _unread(error, lines or [], origin, start), read=False)
 
 
 def _game_reports(text: str, origin: Origin) -> list[GameReport]:

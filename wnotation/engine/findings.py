@@ -60,3 +60,19 @@ def asks_for_a_pick(f: Finding, seat: int) -> bool:
     """``seat``'s warning that the card a stage lets it take from the discard pile (R-HALI) is not stated: a
     recorder asks for it once the turn is played, rather than flagging the play."""
     return f.rule == "R-HALI" and f.severity == "warning" and f.seat == seat
+
+
+#: The rules of a record's stated results: the score sheet (R-SCORE), an expansion's row (R-SCORE-EXP), the
+#: winner (R-WIN). A finding of one of them is about what the record says of the end, not about a turn.
+RESULT_RULES = frozenset({"R-SCORE", "R-SCORE-EXP", "R-WIN"})
+
+
+def about_the_results(rule: str) -> bool:
+    """Whether a finding of ``rule`` is about the record's stated results (:data:`RESULT_RULES`)."""
+    return rule in RESULT_RULES
+
+
+def contradicts_the_sheet(f: Finding) -> bool:
+    """An error that a stated result differs from the score sheet the engine made (R-SCORE): the record's results
+    are wrong."""
+    return f.severity == "error" and f.rule == "R-SCORE"

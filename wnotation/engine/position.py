@@ -4,23 +4,22 @@ spec/position.md), and write a position's string, whole or as one seat sees it (
 :func:`projection`). A record that starts from a ``[Position]`` tag gets its first position from :func:`record_start`.
 
 The derived parts of a city (production, prices, shields, powers) come from the same mutators as in a replay. The
-text itself (syntax, names, the checks) is :mod:`wnotation.model.position_string`'s, which this module never bypasses.
+text itself (syntax, names) is :mod:`wnotation.model.position_string`'s, the judging of it by the rules
+:mod:`.position_rules`'; this module never bypasses them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..model.catalog import Card, CatalogError, WonderSide, load
 from ..model.record import POSITION_TAG as POSITION_TAG  # re-exported: the engine's users import it from here too
-from ..model.record import Record, start_setup
+from ..model.position_values import SeatSetup, Setup
+from ..model.record import Record, start_of
 from ..model.record import position_tag as position_tag
 from . import events as ev
 from .state import City, Game, State, Table, initial, pile_owners, view
-
-if TYPE_CHECKING:  # the text side is imported where a string is read or written: a replay from the start needs none
-    from ..model import position_string as text
 
 _AGES = {"I": 1, "II": 2, "III": 3}
 
@@ -97,7 +96,7 @@ def position(wonders: Sequence[WonderSide | tuple[str, str]], *, age: int = 1, t
 # --- position strings -------------------------------------------------------------------------------------------
 
 
-def state_of(setup: text.Setup) -> State:
+def state_of(setup: Setup) -> State:
     """The engine position a :class:`~wnotation.model.position_string.Setup` states (at an Age's end, ``turn`` is 6)."""
     table = Table(tuple(s.name for s in setup.seats), tuple(s.wonder for s in setup.seats), setup.guilds)
     cities = _cities(table, setup.age, [(s.buildings, s.stages, s.tokens, s.coins, s.picks) for s in setup.seats])
@@ -105,16 +104,14 @@ def state_of(setup: text.Setup) -> State:
                  tuple(c for c, _ in setup.pile), tuple(k for _, k in setup.pile))
 
 
-def setup_of(state: State, seed: int | None = None) -> text.Setup:
+def setup_of(state: State, seed: int | None = None) -> Setup:
     """What the position string of ``state`` states (with ``seed``, the game's ``SM64-FY`` seed, when known).
     Raises ``ValueError`` for the position before Age I is dealt, which has no string."""
     if state.age == 0:
         raise ValueError("the start of the game (before Age I is dealt) has no position string")
-    from ..model import position_string as text
-
-    seats = tuple(text.SeatSetup(state.table.names[k], c.wonder, c.coins, c.tokens, tuple(zip(c.stage_ages, c.staged)),
+    seats = tuple(SeatSetup(state.table.names[k], c.wonder, c.coins, c.tokens, tuple(zip(c.stage_ages, c.staged)),
                                  c.buildings, state.hands[k], c.picks) for k, c in enumerate(state.cities))
-    return text.Setup(state.age, 6 if state.ended else state.turn, state.ended, seats,
+    return Setup(state.age, 6 if state.ended else state.turn, state.ended, seats,
                       tuple(zip(state.discard, pile_owners(state))), state.table.guilds, seed)
 
 
@@ -137,9 +134,9 @@ def to_string(state: State, *, seed: int | None = None, seat: int | None = None)
 def from_string(position: str) -> tuple[State, int | None]:
     """The position a string states and its seed (``None`` when it states none). Raises
     :class:`~wnotation.model.position_string.PositionError` (a ``ValueError``) for an invalid string."""
-    from ..model import position_string as text
+    from .position_rules import read
 
-    setup = text.read(position)
+    setup = read(position)
     return state_of(setup), setup.seed
 
 
@@ -162,11 +159,25 @@ class Start:
     seed: int | None
 
 
+def start_setup(record: Record) -> Setup | None:
+    """The position ``record`` starts from (spec/position.md §8), judged by the rules, or ``None`` when it starts
+    at the beginning: its :attr:`~wnotation.model.record.Record.start` (read once, by the reader or the validator)
+    through :func:`.position_rules.judge`. Raises :class:`~wnotation.model.position_string.PositionError` (a
+    ``ValueError``) for a position the rules do not allow, and :func:`~wnotation.model.record.start_of`'s
+    ``ValueError`` for a Record made without validation that breaks a rule of §8."""
+    written = start_of(record)
+    if written is None:
+        return None
+    from .position_rules import judge  # only a record that starts from a position needs the judge
+
+    return judge(written)
+
+
 def record_start(record: Record) -> Start | None:
     """The position ``record`` starts from (spec/position.md §8), or ``None`` when it starts at the beginning.
 
-    A validated Record, and every Record the reader makes, fits §8. A ``ValueError`` here
-    (:func:`~wnotation.model.record.start_setup`'s) means a Record made without validation (``model_copy``,
-    ``model_construct``) that breaks one of its rules."""
+    A ``ValueError`` here is :func:`start_setup`'s: a position the rules do not allow (the engine judges it here;
+    :func:`~.replay.replay` turns it into a replay of one finding, and ``check`` reports it as the reader reports a
+    bad tag), or a Record made without validation (``model_copy``, ``model_construct``) that breaks a rule of §8."""
     setup = start_setup(record)
     return None if setup is None else Start(state_of(setup), setup.seed)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ..model.record import CATEGORIES, Record, has_variations
+from ..model.position_values import PositionError
+from ..model.record import CATEGORIES, POSITION_TAG, Record, has_variations, start_of
 from .findings import Finding
 from .memo import clear_all
 from .position import position_tag
@@ -24,7 +25,7 @@ from .state import Table
 from .variations import replay_variations
 
 __all__ = ["Decoded", "Positions", "Replay", "Run", "Unpaid", "VariationReplay", "city_view", "clear_caches",
-           "decode", "replay"]
+           "decode", "refused_start", "replay"]
 
 _FIELDS = CATEGORIES + ("total", "coins", "rank")
 
@@ -33,10 +34,16 @@ def replay(record: Record) -> Replay:
     """Replay ``record``: every event and finding, the score sheet when the game is complete, with the record's
     expected results verified (R-SCORE), and its positions (taken when asked for). Deterministic. Cost: linear in
     the number of actions, with memoised trade questions; no position is built unless asked for. A score-pad record
-    (results, no turns) and a record naming expansions are checked by :mod:`.scorepad` instead."""
+    (results, no turns) and a record naming expansions are checked by :mod:`.scorepad` instead. A record that
+    starts from a ``[Position]`` starts from the position the engine judges its ``start`` to be; one the rules do not
+    allow is not played: its replay holds the one error that says why (:func:`refused_start`), and ``check``
+    reports it as the reader reports a bad tag (spec/position.md §8)."""
     if record.expansions or (record.results and not record.turns and position_tag(record) is None):
         return pad_replay(record)
-    run = Run(record)
+    try:
+        run = Run(record)
+    except PositionError as exc:
+        return refused_start(record, exc)
     branching = has_variations(record)
     if branching:
         run.branch_at = frozenset((t.age, t.number) for t in record.turns if t.variations)
@@ -54,6 +61,23 @@ def replay(record: Record) -> Replay:
     if branching:
         lines = replay_variations(run)
     return Replay(events, tuple(run.findings), Positions(run.start, events, marks), marks, sheet, lines)
+
+
+def refused_start(record: Record, exc: PositionError) -> Replay:
+    """The replay of a record whose ``[Position]`` the engine refused (``exc``, from
+    :func:`~.position_rules.judge`): nothing is played from a position the rules do not allow, so it has no
+    position, and its one finding, at the tag, is the refusal under the rule it breaks (a seed too large for the
+    deal: R-DECK)."""
+    try:
+        written = start_of(record)
+        where = str(written.address) if written is not None else "game"
+    except ValueError:  # the string does not even read: the finding is about the game
+        where = "game"
+    tag = next((t for t in record.tags if t.name == POSITION_TAG), None)
+    message = f"[Position]: position string, column {exc.column}: {exc.check}: {exc.message}"
+    finding = Finding(exc.rule or "R-DECK", message, where, None, tag.span if tag is not None else record.span)
+    marks: Mapping[str, int] = MappingProxyType({})
+    return Replay((), (finding,), Positions(None, (), marks), marks, None)
 
 
 def clear_caches() -> None:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ..errors import WnotationError
 
-__all__ = ["RULES", "Rule", "UnknownRule", "ids", "lookup"]
+__all__ = ["CHEAPEST_PURCHASE", "DEAL", "GUILD_COUNT", "RULES", "SCORE_SHEET", "WILD_SCIENCE", "Rule", "UnknownRule",
+           "ids", "lookup"]
 
 #: The chapters of the rules reference, each rule's ``section``.
 SETUP = "Table and setup"
@@ -167,6 +168,15 @@ RULES: tuple[Rule, ...] = (
 )
 
 _BY_ID = {rule.id: rule for rule in RULES}
+
+#: The rule each piece of the engine's work follows, for code outside the engine that labels what it exercises
+#: by rule (the conformance vectors): the deal and the decks (R-DECK), the score sheet (R-SCORE), a wild science
+#: symbol (R-SCIENCE-ANY), a guild's count of cards (R-GUILD-COUNT), the cheapest purchase (R-TRADE-MINIMAL).
+DEAL = "R-DECK"
+SCORE_SHEET = "R-SCORE"
+WILD_SCIENCE = "R-SCIENCE-ANY"
+GUILD_COUNT = "R-GUILD-COUNT"
+CHEAPEST_PURCHASE = "R-TRADE-MINIMAL"
 
 
 class UnknownRule(WnotationError, KeyError):

@@ -1,26 +1,29 @@
-"""The 7WN position string (spec/position.md): one line that states a position completely, read into plain data
-(:class:`Setup`) with every check of the spec, and written back in canonical form.
+"""The 7WN position string (spec/position.md): one line that states a position completely, read for its syntax
+and its names into plain data (:func:`parse` gives a :class:`Written`), and written back in canonical form
+(:func:`write` of a :class:`Setup`).
 
-This module knows the text and the catalogue names; the checks that read the rules, and the values, are
-:mod:`wnotation.model.position_checks`' (re-exported here). Neither imports the engine: the reader checks a
-``[Position]`` tag with them, and :mod:`wnotation.engine.position` turns a :class:`Setup` into an engine position
-and back. Errors are :class:`PositionError`, with the check that failed (spec/position.md §6), the 0-based index in
-the string, the rule ID and what was expected.
+This module knows the text and the catalogue names, not the rules: the engine judges what it read
+(:mod:`wnotation.engine.position_rules`: ``judge``, and ``read``, the whole §6 of a string), as python-chess's board
+judges a FEN. The reader reads a ``[Position]`` tag with :func:`parse`, once, into the Record's ``start``. Errors
+are :class:`PositionError`, with the check that failed (spec/position.md §6), the 0-based index in the string and
+what was expected.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Sequence
 
 from .catalog import AGE_NUMERALS, Card, CatalogError, load
 from .deck import SHUFFLE_ALGORITHM
 from ..support.memo import Memo, memo
-from .position_checks import CHECKS, PileWritten, PositionError, SeatSetup, SeatWritten, Setup, checked, start_problem
-from .vocabulary import Address, age_of_numeral
+from .position_values import CHECKS, PileWritten, PositionError, SeatSetup, SeatWritten, Setup, Written
+from .vocabulary import Address, age_of_numeral, seat_key
 
-__all__ = ["CHECKS", "PositionError", "SeatSetup", "Setup", "escape_name", "read", "seat_places", "start_problem",
-           "write"]
+__all__ = ["CHECKS", "PositionError", "SeatSetup", "Setup", "Written", "escape_name", "parse", "seat_places",
+           "start_problem", "write"]
 
 _SEAT_FIELDS = ("coins", "tokens", "stages", "built", "hand", "picks")
 _TABLE_FIELDS = ("pile", "guilds", "seed")
@@ -395,9 +398,10 @@ def _card(text: _CardText, age: int) -> Card | None:
     return catalog.card(printed, _default_age(printed, age))
 
 
-def read(text: str) -> Setup:
-    """The position ``text`` states (spec/position.md), after every check of its §6 in order. Raises
-    :class:`PositionError` at the first failure. Cost: linear in the text."""
+def parse(text: str) -> Written:
+    """The position ``text`` writes, read for its syntax and names (the checks ``syntax`` and ``unknown-name`` of
+    spec/position.md §6, in order), not yet judged by the rules. Raises :class:`PositionError` at the first
+    failure. Cost: linear in the text."""
     p = _parse(text)
     catalog = load()
     age = p.address.age
@@ -412,14 +416,20 @@ def read(text: str) -> Setup:
                                  [(_card(c, age), c[2]) for c in s.built], [(_card(c, age), c[2]) for c in s.hand],
                                  s.picks, s.picks_at))
     pile: list[PileWritten] = [(_card(c, age), owner, c[2], owner_at) for c, owner, owner_at in p.pile]
-    guilds = None if p.guilds is None else [(_card(c, 3), c[2]) for c in p.guilds]
-    setup = checked(p.address, seats, pile, guilds, p.table_at.get("guilds", 0))
+    guilds = None if p.guilds is None else tuple((_card(c, 3), c[2]) for c in p.guilds)
+    seed, seed_at = None, 0
     if p.seed is not None:
-        digits, at = p.seed
-        if len(digits) > 20 or int(digits) >= 1 << 64:
-            raise PositionError("seed", "the seed must be below 2**64", at)
-        setup = replace(setup, seed=int(digits))
-    return setup
+        digits, seed_at = p.seed
+        seed = int(digits) if len(digits) <= 20 else 1 << 64  # past 20 digits only "too large" matters (the judge's)
+    return Written(text, p.address, tuple(seats), tuple(pile), guilds, p.table_at.get("guilds", 0), seed, seed_at)
+
+
+def __getattr__(name: str) -> Any:
+    """``read``, the old name of the whole §6 read of a string, which judges by the rules: the engine's
+    (:func:`wnotation.engine.position_rules.read`), looked up when first asked for, so the model never imports it."""
+    if name == "read":
+        return import_module("wnotation.engine.position_rules").read
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --- records that start from a position -------------------------------------------------------------------------
@@ -428,5 +438,25 @@ def read(text: str) -> Setup:
 def seat_places(position: str) -> tuple[int, ...]:
     """Where each seat of a valid string starts (the index of its ``<``), for errors about one seat."""
     return tuple(s.name_at for s in _parse(position).seats)
+
+
+def start_problem(setup: Setup | Written, seats: Sequence[tuple[str, str, str]]) -> tuple[int, str] | None:
+    """Why a record whose seats are ``seats`` (name, Wonder's catalogue name, side, in seat order) cannot start
+    from ``setup`` (spec/position.md §8): ``(seat index or -1, message)``, or ``None``. The string's seats must be
+    the record's (seat key, Wonder and side), and no build from the discard pile may be owed."""
+    stated: Sequence[SeatSetup | SeatWritten] = setup.seats
+    if len(seats) != len(stated):
+        return -1, f"the position has {len(stated)} seats, the record {len(seats)}"
+    for k, ((name, wonder, side), s) in enumerate(zip(seats, stated)):
+        if seat_key(name) != seat_key(s.name):
+            return k, f"seat {k + 1} is {name!r} in the record and {s.name!r} in the position"
+        if (wonder, side) != (s.wonder.name, s.wonder.side):
+            return k, (f"seat {k + 1} ({name}) plays {wonder} {side} in the record and {s.wonder.name} "
+                       f"{s.wonder.side} in the position")
+    for k, s in enumerate(stated):
+        if s.picks:
+            return k, (f"{s.name} is owed a build from the discard pile at {setup.address}: a record cannot start "
+                       "there (start from the position before that turn, or from the end of the Age)")
+    return None
 
 

@@ -17,8 +17,9 @@ What the engine may assume about a Record (the reader guarantees it; :meth:`Reco
   purchase may add up to more, an R-TRADE-MINIMAL error of the engine: no legal purchase pays them), a result's value has at
   most :data:`MAX_RESULT_DIGITS` digits, a span's numbers are below 2**63: no integer a JSON record carries is
   unbounded;
-* from format version 2, at most one ``[Position]`` tag, a valid position string that fits the record
-  (spec/position.md §8; :func:`start_setup`).
+* from format version 2, at most one ``[Position]`` tag, a position string of valid syntax and names that fits
+  the record (spec/position.md §8; :func:`start_of`), read once into :attr:`Record.start`; whether the rules allow
+  that position is the engine's to judge when it replays the record (spec/position.md §8).
 
 The reader also guarantees that card names are printed catalogue names or ``"?"``, guild names are guilds, and
 turns appear in order (Age I..III, turn 1..6 then the optional extra turn 7); the validator leaves these to the
@@ -28,18 +29,16 @@ engine, which reports an unknown name as a finding. Everything else (legality, c
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, InstanceOf, field_validator, model_validator
 from pydantic import Tag as Branch
 from pydantic.json_schema import SkipJsonSchema
 
 from . import catalog as _catalog
+from .position_values import Written
 from .vocabulary import CATEGORIES as CATEGORIES  # re-exported: the Record's users import it from here
 from .vocabulary import EXPANSIONS as _EXPANSIONS
-
-if TYPE_CHECKING:  # imported where a [Position] tag is read: a record that starts at the beginning needs none
-    from .position_string import Setup
 
 UNKNOWN = "?"
 Use = Literal["build", "stage", "sell"]
@@ -86,6 +85,11 @@ class Span(BaseModel):
 SourceSpan = SkipJsonSchema[Span | None]
 
 
+#: Fields carried along but ignored by equality and hashing (and, excluded, by JSON): where an element was read
+#: from, and what a Record read from its own tags.
+_UNCOMPARED = frozenset({"span", "start"})
+
+
 class _Model(BaseModel):
     """Frozen, no extra fields; ``span`` is carried along but ignored by equality, hashing and JSON.
 
@@ -99,11 +103,11 @@ class _Model(BaseModel):
         if type(other) is not type(self):
             return NotImplemented
         return all(
-            getattr(self, name) == getattr(other, name) for name in type(self).model_fields if name != "span"
+            getattr(self, name) == getattr(other, name) for name in type(self).model_fields if name not in _UNCOMPARED
         )
 
     def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in type(self).model_fields if n != "span"))
+        return hash(tuple(getattr(self, n) for n in type(self).model_fields if n not in _UNCOMPARED))
 
 
 class Annotation(_Model):
@@ -329,6 +333,10 @@ class Record(_Model):
     results: tuple[SeatResult, ...] = ()
     annotation: Annotation = NO_ANNOTATION
     span: SourceSpan = Field(default=None, exclude=True)
+    #: The ``[Position]`` tag read for its syntax and names (spec/position.md §8), once: by the reader, or by the
+    #: validator. Derived from ``tags``, so never in JSON nor compared; :func:`start_of` reads the tag again when
+    #: it is absent or stale (a Record made with ``model_construct`` or ``model_copy``).
+    start: SkipJsonSchema[InstanceOf[Written] | None] = Field(default=None, exclude=True)
 
     @field_validator("expansions")
     @classmethod
@@ -355,12 +363,13 @@ class Record(_Model):
                 raise ValueError(f"two results for seat {result.seat}")
             stated.add(result.seat)
         try:
-            start_setup(self)  # None at once for a record that starts at the beginning
+            start = start_of(self)  # None at once for a record that starts at the beginning
         except ValueError as exc:
-            from .position_string import PositionError
+            from .position_values import PositionError
 
             bad_string = isinstance(exc, PositionError)  # its message is "column N: check: ..."
             raise ValueError(f"[Position]: position string, {exc}" if bad_string else str(exc)) from None
+        self.__dict__["start"] = start  # frozen for its users; derived here, as the reader sets it
         return self
 
     @property
@@ -466,15 +475,17 @@ def position_tag(record: Record) -> str | None:
     return record.tag(POSITION_TAG)
 
 
-def start_setup(record: Record) -> Setup | None:
-    """The position ``record`` starts from (spec/position.md §8), read from its ``[Position]`` tag, or ``None`` when
-    it starts at the beginning. The one statement of §8's rules for a Record: the validator of a Record made in code
-    or from JSON applies them, and the engine asks for the position here. (The reader applies the same rules
-    itself, to point at the offending character of the tag.)
+def start_of(record: Record) -> Written | None:
+    """The position ``record`` starts from (spec/position.md §8), as its ``[Position]`` tag writes it, or ``None``
+    when it starts at the beginning: :attr:`Record.start`, or the tag read again when that is absent or stale. The
+    one statement of §8's rules for a Record: the validator of a Record made in code or from JSON applies them, and
+    the engine asks for the position here and judges it by the rules (``wnotation.engine.position_rules``). (The
+    reader applies the same rules itself, to point at the offending character of the tag.)
 
-    Raises :class:`~wnotation.model.position_string.PositionError` (a ``ValueError``) for a string that is not valid,
-    and ``ValueError`` for a second ``[Position]`` tag, seats other than the record's or one owed a build from the
-    discard pile, a ``Guilds`` or ``Seed`` of its own, or a deal of an Age the position has started."""
+    Raises :class:`~wnotation.model.position_values.PositionError` (a ``ValueError``) for a string whose syntax
+    or names are not valid, and ``ValueError`` for a second ``[Position]`` tag, seats other than the record's or
+    one owed a build from the discard pile, a ``Guilds`` or ``Seed`` of its own, or a deal of an Age the position
+    has started."""
     value = position_tag(record)
     if value is None:
         return None
@@ -482,16 +493,18 @@ def start_setup(record: Record) -> Setup | None:
         raise ValueError("[Position]: a record holds at most one [Position] tag")
     from . import position_string  # ~10 ms of imports that only a record starting from a position needs
 
-    setup = position_string.read(value)
-    seats = position_string.start_problem(setup, [(s.name, s.wonder, s.side) for s in record.seats])
+    start = record.__dict__.get("start")
+    if start is None or start.text != value:
+        start = position_string.parse(value)
+    seats = position_string.start_problem(start, [(s.name, s.wonder, s.side) for s in record.seats])
     problem = seats[1] if seats is not None else None
     if problem is None and (record.guilds is not None or record.seed is not None):
         problem = "a record that starts from a position states no [Guilds] or [Seed]: the position holds them"
-    if problem is None and any(d.age <= setup.age for d in record.deals):
-        problem = f"a deal of an Age the position at {setup.address} has started"
+    if problem is None and any(d.age <= start.address.age for d in record.deals):
+        problem = f"a deal of an Age the position at {start.address} has started"
     if problem is not None:
         raise ValueError(f"[Position]: {problem}")
-    return setup
+    return start
 
 
 def has_variations(record: Record) -> bool:

@@ -618,4 +618,5 @@ def finish(g: Game) -> Record:
         "results": tuple(g.results),
         "annotation": annotation(list(ga.before), after, ga.glyph, tags),
         "span": h["span"],
+        "start": h.get("start"),  # the [Position] tag as read (header.py), for the engine to judge
     })

@@ -10,20 +10,21 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from ...model import catalog as _catalog
 from ...model.deck import SHUFFLE_ALGORITHM
 from ...model.record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, GameHeader, Seat, Seed, Span, Tag
+from ...model.position_values import PositionError, Written
 from ...model.vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
-from ..errors import RosterError, TagError, UnknownNameError
+from ..errors import NotationError, Origin, RosterError, TagError, UnknownNameError, at_offset
 from ..tags import BY_NAME, FIELDS, RESERVED_BY_FOLDED, RESERVED_TAGS
 from .build import Game, make
 
-__all__ = ["Header", "RESERVED_TAGS", "TagEntry", "read_header", "header_of"]
+__all__ = ["Header", "RESERVED_TAGS", "TagEntry", "read_header", "header_of", "refused_position"]
 
 _RESERVED_FOLDED = RESERVED_BY_FOLDED
 _DEAL_AGE = {"DealI": 1, "DealII": 2, "DealIII": 3}
@@ -169,8 +170,10 @@ def _value_offsets(raw: str, at: int) -> list[int]:
 
 
 def _read_position(g: Game, values: dict[str, TagEntry]) -> None:
-    """Check a version-2 game's ``[Position]`` (spec/position.md §6, §8) and let its first turn follow it; an error
-    (``position``) points at the offending character inside the value."""
+    """Read a version-2 game's ``[Position]`` for its syntax and names, once, into the Record's ``start``, check
+    that it fits the game (spec/position.md §6, §8) and let its first turn follow it; an error (``position``)
+    points at the offending character inside the value. The rules judge the position when the engine replays
+    the game (:mod:`wnotation.engine.position_rules`)."""
     from ...model import position_string  # ~10 ms of imports that only a game starting from a position needs
 
     entry = values[POSITION_TAG]
@@ -178,24 +181,34 @@ def _read_position(g: Game, values: dict[str, TagEntry]) -> None:
     places = _value_offsets(raw, at)
     text = lexical.string_value(raw)
     try:
-        setup = position_string.read(text)
+        start = position_string.parse(text)
     except position_string.PositionError as exc:
-        rule = f" ({exc.rule})" if exc.rule else ""
-        raise g.error(TagError, f"position string, column {exc.column}: {exc.check}: {exc.message}{rule}",
-                      places[min(exc.index, len(places) - 1)], rule="position", expected=exc.expected,
-                      suggestion=exc.suggestion) from None
-    problem = position_string.start_problem(setup, [(s.name, s.wonder, s.side) for s in g.seats])
+        raise g.error(TagError, f"position string, {exc}", places[min(exc.index, len(places) - 1)],
+                      rule="position", expected=exc.expected, suggestion=exc.suggestion) from None
+    problem = position_string.start_problem(start, [(s.name, s.wonder, s.side) for s in g.seats])
     if problem is not None:
         k, message = problem
-        where = position_string.seat_places(text)[k] if k >= 0 else 0
+        where = start.seat_places()[k] if k >= 0 else 0
         raise g.error(TagError, f"[Position]: {message}", places[where], rule="position")
-    for name in ("Guilds", "Seed") + tuple(d for d, a in _DEAL_AGE.items() if a <= setup.age):
+    address = start.address
+    for name in ("Guilds", "Seed") + tuple(d for d, a in _DEAL_AGE.items() if a <= address.age):
         if name in values:
             what = "a deal of an Age the position has started" if name.startswith("Deal") else \
                 "the position holds the guilds and the seed"
             raise g.error(TagError, f"[{name}] in a game that starts from a position: {what}", values[name][1],
                           rule="position")
-    g.main.last_label = (setup.age, EXTRA_TURN if setup.ended else setup.turn)
+    g.header["start"] = replace(start, source=tuple(p + g.origin.chars_before for p in places))
+    g.main.last_label = (address.age, EXTRA_TURN if address.ended else address.turn)
+
+
+def refused_position(start: Written, exc: PositionError, text: str, source: str) -> NotationError:
+    """The error the reader gives a ``[Position]`` (code ``position``, at the offending character inside the tag's
+    value, as for a string it refuses itself) whose string the engine refused when it judged it by the rules
+    (spec/position.md §8): ``start`` is the Record's, ``text`` the text the reader read the game from and
+    ``source`` its name. A string not read from a tag (``start.source`` empty) points at the text's start."""
+    where = start.source[min(exc.index, len(start.source) - 1)] if start.source else 0
+    return at_offset(TagError, f"position string, {exc}", text, where, Origin(source), rule="position",
+                     expected=exc.expected, suggestion=exc.suggestion)
 
 
 def _check_format(g: Game, values: dict[str, TagEntry]) -> str:

@@ -1,118 +1,52 @@
-"""The position string's values and the checks of spec/position.md §6 that read the rules (seats, city, tokens,
-hand, picks, deck, seed), made on what :mod:`wnotation.model.position_string` read, with where each part was written.
+"""The engine's judge of a position string (spec/position.md §6): the checks that read the rules (seats, city,
+tokens, hand, picks, deck) and the seed's range, made on what :func:`wnotation.model.position_string.parse` read,
+pointing at where each part was written; as python-chess's board judges the position its FEN reader read.
 
-Plain data over catalogue objects, no text and no engine: :class:`Setup` is a position as its string states it,
-:class:`PositionError` the refusal of a string (its check, where, the rule ID, what was expected).
+:func:`judge` turns a :class:`~wnotation.model.position_values.Written` into the
+:class:`~wnotation.model.position_values.Setup` it states, :func:`read` does the whole §6 of a string. The old names
+of ``wnotation.model.position_checks`` are this module's (``wnotation.MOVED``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Sequence
 
-from .catalog import AGE_NUMERALS, BuildFromDiscard, Card, PlayLastCard, WonderSide
-from .deck import copies, guild_count
-from ..errors import WnotationError
-from .vocabulary import END, EXTRA_TURN, Address, seat_key
+from ..model.catalog import AGE_NUMERALS, BuildFromDiscard, Card, PlayLastCard
+from ..model.deck import copies, guild_count
+from ..model.position_string import parse, start_problem
+from ..model.position_values import CHECKS, PileWritten, PositionError, SeatSetup, SeatWritten, Setup, Written
+from ..model.vocabulary import END, EXTRA_TURN, Address, seat_key
+from .rules import VICTORY
 
-__all__ = ["CHECKS", "HAND_SIZE", "PositionError", "SeatSetup", "SeatWritten", "Setup", "checked", "start_problem"]
+__all__ = ["CHECKS", "HAND_SIZE", "PositionError", "SeatSetup", "SeatWritten", "Setup", "checked", "judge", "read",
+           "start_problem"]
 
-#: The checks of spec/position.md §6, in the order a reader makes them.
-CHECKS = ("syntax", "unknown-name", "seats", "city", "tokens", "hand", "picks", "deck", "seed")
+#: The cards of a hand as an Age is dealt (R-DECK).
 HAND_SIZE = 7
-_VICTORY = {1: 1, 2: 3, 3: 5}
 
 
-class PositionError(WnotationError, ValueError):
-    """A position string that is not valid: ``check`` (one of :data:`CHECKS`), ``index`` (0-based character of
-    the string the error points at; ``column`` is 1-based), ``rule`` (the rule ID of a rules check, else
-    ``None``), ``expected`` (what would have been accepted, in words) and ``suggestion`` (a "did you mean")."""
-
-    def __init__(self, check: str, message: str, index: int, *, rule: str | None = None,
-                 expected: tuple[str, ...] = (), suggestion: str | None = None) -> None:
-        super().__init__(message)
-        self.check = check
-        self.message = message
-        self.index = index
-        self.rule = rule
-        self.expected = expected
-        self.suggestion = suggestion
-
-    @property
-    def column(self) -> int:
-        return self.index + 1
-
-    def __str__(self) -> str:
-        rule = f" ({self.rule})" if self.rule else ""
-        return f"column {self.column}: {self.check}: {self.message}{rule}"
+def read(text: str) -> Setup:
+    """The position ``text`` states (spec/position.md), after every check of its §6 in order. Raises
+    :class:`PositionError` at the first failure. Cost: linear in the text."""
+    return judge(parse(text))
 
 
-@dataclass(frozen=True, slots=True)
-class SeatSetup:
-    """One seat of a :class:`Setup`: name as written (the seat key matches it), Wonder side, coins, military
-    tokens in the order taken, stages as ``(Age built, card under it or None)``, Buildings in build order, the hand
-    (``None`` for ``?``) and the builds from the discard pile owed."""
-
-    name: str
-    wonder: WonderSide
-    coins: int
-    tokens: tuple[int, ...] = ()
-    stages: tuple[tuple[int, Card | None], ...] = ()
-    buildings: tuple[Card, ...] = ()
-    hand: tuple[Card | None, ...] = ()
-    picks: int = 0
+def judge(written: Written) -> Setup:
+    """The :class:`Setup` a string read for its syntax and names states, after the checks of spec/position.md §6
+    that follow ``unknown-name`` (seats, then city, tokens, hand and picks seat by seat, then deck, then seed).
+    Raises :class:`PositionError` at the first failure, pointing into ``written.text``."""
+    setup = checked(written.address, written.seats, written.pile, written.guilds, written.guilds_at)
+    if written.seed is None:
+        return setup
+    if written.seed >= 1 << 64:
+        raise PositionError("seed", "the seed must be below 2**64", written.seed_at)
+    return replace(setup, seed=written.seed)
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """A position as its string states it: the address (``age``; ``turn`` 0..7; ``ended`` after the Age's
-    military, with ``turn`` 6), the seats, the pile as ``(card or None, seat or 0 when not stated)``, the guilds
-    and the seed when known. Plain data over catalogue objects; :func:`write` gives its canonical string."""
-
-    age: int
-    turn: int
-    ended: bool
-    seats: tuple[SeatSetup, ...]
-    pile: tuple[tuple[Card | None, int], ...] = ()
-    guilds: tuple[Card, ...] | None = None
-    seed: int | None = None
-
-    @property
-    def address(self) -> str:
-        return f"{AGE_NUMERALS[self.age]}.{'end' if self.ended else self.turn}"
-
-    @property
-    def players(self) -> int:
-        return len(self.seats)
-
-
-
-@dataclass
-class SeatWritten:
-    """One seat as a string writes it, its cards looked up: each part with the 0-based index where it is written
-    (``fields``: keyword -> index), for the checks to point at."""
-
-    name: str
-    name_at: int
-    wonder: WonderSide
-    wonder_at: int
-    fields: dict[str, int]
-    coins: int
-    tokens: list[tuple[int, int]] = field(default_factory=list)
-    stages: list[tuple[int, Card | None, int]] = field(default_factory=list)  # (Age built, card, where)
-    built: list[tuple[Card | None, int]] = field(default_factory=list)
-    hand: list[tuple[Card | None, int]] = field(default_factory=list)
-    picks: int = 0
-    picks_at: int = 0
-
-
-#: A pile card as written: (card or None, seat or None, where the card is, where the seat number is).
-PileWritten = tuple[Card | None, int | None, int, int]
-
-
-def checked(address: Address, seats: list[SeatWritten], pile: list[PileWritten],
-            guilds: list[tuple[Card | None, int]] | None, guilds_at: int) -> Setup:
+def checked(address: Address, seats: Sequence[SeatWritten], pile: Sequence[PileWritten],
+            guilds: Sequence[tuple[Card | None, int]] | None, guilds_at: int) -> Setup:
     """The :class:`Setup` of a string read at ``address`` (seat, city, token, hand, pick and deck checks in the
     order of spec/position.md §6; the seed is the caller's); raises :class:`PositionError` at the first failure.
     ``guilds_at`` is where the ``guilds`` keyword is written."""
@@ -198,13 +132,13 @@ def _checked_seat(address: Address, s: SeatWritten, age: int, turn: int, ended: 
     for j, (t, w) in enumerate(s.tokens):
         if t not in (-1, 1, 3, 5):
             raise PositionError("tokens", f"token {t}: military tokens are -1, 1, 3 and 5", w, rule="R-MILITARY")
-        if t > 0 and next(a for a, v in _VICTORY.items() if v == t) > resolved:
+        if t > 0 and VICTORY.index(t) + 1 > resolved:
             raise PositionError("tokens", f"a victory token of {t}: that Age's military is not resolved at "
                                 f"{address}", w, rule="R-MILITARY")
         if t > 0:
             victories[t] = victories.get(t, 0) + 1
             if victories[t] > 2:
-                won = next(a for a, v in _VICTORY.items() if v == t)
+                won = VICTORY.index(t) + 1
                 raise PositionError("tokens", f"a third victory token of {t}: a seat fights each of its two "
                                     f"neighbours once in Age {AGE_NUMERALS[won]}", w, rule="R-MILITARY")
         if j >= 2 * resolved:
@@ -244,7 +178,7 @@ def _checked_seat(address: Address, s: SeatWritten, age: int, turn: int, ended: 
                      tuple((a, c) for a, c, _ in s.stages), tuple(built), tuple(c for c, _ in s.hand), picks)
 
 
-def _check_copies(seats: list[SeatWritten], pile: list[PileWritten], age: int, n: int,
+def _check_copies(seats: Sequence[SeatWritten], pile: Sequence[PileWritten], age: int, n: int,
                   guilds: tuple[Card, ...] | None) -> None:
     """More named copies of a design than its Age deck holds (R-DECK), counted seat by seat (stages, Buildings,
     hand), then the pile, in string order; more than N+2 distinct guilds named when the guilds are not listed."""
@@ -272,26 +206,3 @@ def _check_copies(seats: list[SeatWritten], pile: list[PileWritten], age: int, n
             if len(named) > guild_count(n):
                 raise PositionError("deck", f"{len(named)} guilds named: a {n}-player game has {guild_count(n)}", w,
                                     rule="R-DECK")
-
-
-
-# --- records that start from a position -------------------------------------------------------------------------
-
-
-def start_problem(setup: Setup, seats: Sequence[tuple[str, str, str]]) -> tuple[int, str] | None:
-    """Why a record whose seats are ``seats`` (name, Wonder's catalogue name, side, in seat order) cannot start
-    from ``setup`` (spec/position.md §8): ``(seat index or -1, message)``, or ``None``. The string's seats must be
-    the record's (seat key, Wonder and side), and no build from the discard pile may be owed."""
-    if len(seats) != len(setup.seats):
-        return -1, f"the position has {len(setup.seats)} seats, the record {len(seats)}"
-    for k, ((name, wonder, side), s) in enumerate(zip(seats, setup.seats)):
-        if seat_key(name) != seat_key(s.name):
-            return k, f"seat {k + 1} is {name!r} in the record and {s.name!r} in the position"
-        if (wonder, side) != (s.wonder.name, s.wonder.side):
-            return k, (f"seat {k + 1} ({name}) plays {wonder} {side} in the record and {s.wonder.name} "
-                       f"{s.wonder.side} in the position")
-    for k, s in enumerate(setup.seats):
-        if s.picks:
-            return k, (f"{s.name} is owed a build from the discard pile at {setup.address}: a record cannot start "
-                       "there (start from the position before that turn, or from the end of the Age)")
-    return None
