@@ -8,12 +8,16 @@ hands tags, pieces and result lines to :mod:`.build` and :mod:`.header`, as the 
 line (comments, tags, ``game``, ``//``), on any error and at any doubt it declines (``None``), and the game is
 read by Lark, the reference, which also reports the error: errors and their positions are Lark's by construction.
 Decoded pieces are kept by their text (without a seat prefix, which depends on the game's roster).
+
+Each line is matched once: where the next line starts and how many line ends a line took are read from the end of
+its match (the blanks and line ends after its last token), never by scanning the text again. mypyc compiles this
+module in a wheel (hatch_build.py); :class:`Decline` stays an ordinary exception to the interpreted callers.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 from ...support.memo import Memo, memo
 from ...model.record import CoinsPaid, Record
@@ -49,7 +53,7 @@ class _Regexes:
         self.blanks = re.compile(r"[ \t]*")
 
 
-_instance: list[_Regexes] = []
+_instance: Final[list[_Regexes]] = []
 
 
 def _regexes() -> _Regexes:
@@ -91,8 +95,12 @@ def lex_header(text: str) -> tuple[list[TagEntry], int, int]:
 
 #: Decoded pieces (an action's text between bars, blanks included) without a seat prefix, by their text: the
 #: same few hundred occur again and again. Their positions are relative to the piece. Full, it takes no more.
-PIECES: Memo[str, Draft] = memo("reader: turn pieces as written", 1 << 14)
-_PIECES_MAX = PIECES.limit
+PIECES: Final[Memo[str, Draft]] = memo("reader: turn pieces as written", 1 << 14)
+_PIECES_MAX: Final = PIECES.limit
+#: Where each of LINE_FIELDS is among the groups of ``canonical_result`` (its seat is group 1), 0 for a field the
+#: writer's base result line does not hold.
+_CANONICAL_GROUP: Final = tuple(BASE_RESULT_FIELDS.index(f) + 2 if f in BASE_RESULT_FIELDS else 0 for f in LINE_FIELDS)
+_RESULT_GROUPS: Final = len(BASE_RESULT_FIELDS) + 1
 
 
 def read_body(g: Game, pos: int, line: int) -> Record | None:
@@ -105,57 +113,68 @@ def read_body(g: Game, pos: int, line: int) -> Record | None:
         turn_match = r.turn.match
         result_match = r.result.match
         canonical_result = r.canonical_result.match
+        line_start = text.rfind("\n", 0, pos) + 1
         while pos < end:
             c = text[pos]
-            line_start = text.rfind("\n", 0, pos) + 1
             if c == "I":
                 m = turn_match(text, pos)
                 if m is None:
                     return None
                 _turn(g, m, line, line_start)
+                tail = m.end(2)
             elif c == "r" or c == "R":
                 column = pos - line_start + 1
                 m = canonical_result(text, pos)
                 if m is not None:
                     seat = build.add_result_seat(g, m.group(1), m.start(1))
-                    values = dict(zip(BASE_RESULT_FIELDS, map(int, m.groups()[1:])))
-                    build.add_result(g, seat, tuple(values.get(f) for f in LINE_FIELDS), line, column, pos)
+                    groups = m.groups()
+                    values = tuple(None if k == 0 else int(groups[k - 1]) for k in _CANONICAL_GROUP)
+                    build.add_result(g, seat, values, line, column, pos)
+                    tail = m.end(_RESULT_GROUPS)
                 else:
                     m = result_match(text, pos)
                     if m is None:
                         return None
                     build.result(g, m.group(2), m.start(2), line, column, pos)
+                    tail = m.end(2)
             else:
                 return None
-            new = m.end()
-            line += text.count("\n", pos, new)
-            pos = new
+            # the match ends with the blanks and line ends after its last token, up to the next line's first one
+            pos = m.end()
+            line += text.count("\n", tail, pos)
+            line_start = text.rfind("\n", tail, pos) + 1
         return build.finish(g)
     except (Decline, NotationError):
         return None
 
 
-def _turn(g: Game, m: Any, line: int, line_start: int) -> None:
+def _turn(g: Game, m: re.Match[str], line: int, line_start: int) -> None:
     """One plain turn line: label ``m[1]`` and run of actions ``m[2]``, on ``line``, which starts at
     ``line_start``."""
     label = m.group(1)
     at = m.start(1)
     age, number = build.begin_turn(g, label, at)
     cache = PIECES
-    drafts = []
-    starts = []
+    drafts: list[Draft] = []
+    starts: list[int] = []
     off = m.start(2)
     for piece in m.group(2).split("|"):
         draft = cache.get(piece)
         if draft is None:
-            pm = (lexical.PIECE_RE if ":" in piece else lexical.PIECE_NO_SEAT_RE).fullmatch(piece)
-            if pm is None:
-                raise Decline
-            draft, _ = build.piece(g, pm, 0, 0, 0)
-            # a purchase in coins is never cached: whether it may be read depends on the game's Format (spec 3.1)
-            if draft.seat is None and len(cache) < _PIECES_MAX and type(draft.purchase) is not CoinsPaid:
-                cache[piece] = draft
+            draft = _decode(g, piece)
         drafts.append(draft)
         starts.append(off)
         off += len(piece) + 1
     build.end_turn(g, label, at, line, at - line_start + 1, age, number, drafts, m.end(2), None, starts)
+
+
+def _decode(g: Game, piece: str) -> Draft:
+    """The draft of a piece met for the first time, kept unless it depends on the game."""
+    pm = (lexical.PIECE_RE if ":" in piece else lexical.PIECE_NO_SEAT_RE).fullmatch(piece)
+    if pm is None:
+        raise Decline
+    draft, _ = build.piece(g, pm, 0, 0, 0)
+    # a purchase in coins is never cached: whether it may be read depends on the game's Format (spec 3.1)
+    if draft.seat is None and len(PIECES) < _PIECES_MAX and type(draft.purchase) is not CoinsPaid:
+        PIECES[piece] = draft
+    return draft
