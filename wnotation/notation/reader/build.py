@@ -54,7 +54,7 @@ from ..errors import (
 _M = TypeVar("_M")
 
 #: The most digits a stated result may have (a value Python and JSON readers hold exactly).
-MAX_DIGITS: Final = 18
+MAX_DIGITS: Final[int] = 18
 
 _new: Final = object.__new__
 # The slot setters of pydantic models, called directly: what ``model_construct`` sets, without its per-field work.
@@ -82,8 +82,8 @@ def make(cls: type[_M], fields: dict[str, Any]) -> _M:
     return obj
 
 
-_SPAN_FIELDS: Final = set(Span.model_fields)
-_ACTION_FIELDS: Final = set(Action.model_fields)
+_SPAN_FIELDS: Final[set[str]] = set(Span.model_fields)
+_ACTION_FIELDS: Final[set[str]] = set(Action.model_fields)
 
 
 def _span(line: int, column: int, offset: int) -> Span:
@@ -102,8 +102,9 @@ def annotation(before: Sequence[str], after: Sequence[str], glyph: str | None,
     return make(Annotation, {"before": tuple(before), "after": tuple(after), "glyph": glyph, "tags": tuple(tags)})
 
 
-GLYPH_ANNOTATIONS: Final = {glyph: make(Annotation, {"before": (), "after": (), "glyph": glyph, "tags": ()})
-                     for glyph in GLYPHS}
+GLYPH_ANNOTATIONS: Final[dict[str, Annotation]] = {
+    glyph: make(Annotation, {"before": (), "after": (), "glyph": glyph, "tags": ()}) for glyph in GLYPHS
+}
 
 
 def add_note(raw: str, comments: list[str], tags: list[tuple[str, str]]) -> None:

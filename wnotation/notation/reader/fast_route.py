@@ -96,11 +96,13 @@ def lex_header(text: str) -> tuple[list[TagEntry], int, int]:
 #: Decoded pieces (an action's text between bars, blanks included) without a seat prefix, by their text: the
 #: same few hundred occur again and again. Their positions are relative to the piece. Full, it takes no more.
 PIECES: Final[Memo[str, Draft]] = memo("reader: turn pieces as written", 1 << 14)
-_PIECES_MAX: Final = PIECES.limit
+_PIECES_MAX: Final[int] = PIECES.limit
 #: Where each of LINE_FIELDS is among the groups of ``canonical_result`` (its seat is group 1), 0 for a field the
 #: writer's base result line does not hold.
-_CANONICAL_GROUP: Final = tuple(BASE_RESULT_FIELDS.index(f) + 2 if f in BASE_RESULT_FIELDS else 0 for f in LINE_FIELDS)
-_RESULT_GROUPS: Final = len(BASE_RESULT_FIELDS) + 1
+_CANONICAL_GROUP: Final[tuple[int, ...]] = tuple(
+    BASE_RESULT_FIELDS.index(f) + 2 if f in BASE_RESULT_FIELDS else 0 for f in LINE_FIELDS
+)
+_RESULT_GROUPS: Final[int] = len(BASE_RESULT_FIELDS) + 1
 
 
 def read_body(g: Game, pos: int, line: int) -> Record | None:
