@@ -1,17 +1,20 @@
 """The fast route: plain games (tags, turn lines ``LABEL RUN``, result lines; no annotation) lexed by one regex
-per line, built from the Lark parser's own terminal patterns and ``lexical``'s pattern of a run of actions (``RUN``,
-which a test holds equal to the grammar's ``action`` rules).
+per line, built from the Lark parser's own terminal patterns and ``lexical``'s decoder of one action (``PIECE_RE``).
 
 Each token sits in an atomic group, which matches as ``re.match`` does at that position, so every token is cut
-where Lark's contextual lexer cuts it (blanks are skipped as ``%ignore`` skips them). This module only lexes: it
-hands tags, pieces and result lines to :mod:`.build` and :mod:`.header`, as the Lark route does. On any other
-line (comments, tags, ``game``, ``//``), on any error and at any doubt it declines (``None``), and the game is
-read by Lark, the reference, which also reports the error: errors and their positions are Lark's by construction.
-Decoded pieces are kept by their text (without a seat prefix, which depends on the game's roster).
+where Lark's contextual lexer cuts it (blanks are skipped as ``%ignore`` skips them). A turn line's regex takes its
+label and the rest of the line; the run is cut at its bars and each piece decoded by ``PIECE_RE``'s first match,
+which must reach the piece's end: the cut of ``lexical``'s ``RUN`` in an atomic group (:func:`plain_run`, which a
+test holds equal to it and to the grammar's ``action`` rules). This module only lexes: it hands tags, pieces and
+result lines to :mod:`.build` and :mod:`.header`, as the Lark route does. On any other line (comments, tags,
+``game``, ``//``), on any error and at any doubt it declines (``None``), and the game is read by Lark, the
+reference, which also reports the error: errors and their positions are Lark's by construction.
 
-Each line is matched once: where the next line starts and how many line ends a line took are read from the end of
-its match (the blanks and line ends after its last token), never by scanning the text again. mypyc compiles this
-module in a wheel (hatch_build.py); :class:`Decline` stays an ordinary exception to the interpreted callers.
+One regex pass per line, no matching again: decoded pieces are kept by their text (without a seat prefix, which
+depends on the game's roster), so a piece met before is neither matched nor decoded again, and where the next line
+starts and how many line ends a line took are read from the end of its match (the blanks and line ends after its
+last token). mypyc compiles this module in a wheel (hatch_build.py), :class:`Decline` too: mypyc compiles a
+subclass of ``Exception``, which the interpreted callers catch as any other.
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ class _Regexes:
         self.tag = re.compile(
             rf"\[[ \t]*(?>({term('TAG_NAME')}))[ \t]*((?>{string})(?:[ \t\n]*(?>{string}))*)[ \t]*\]{nl}"
         )
-        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({lexical.TERMINALS['RUN']})){nl}")
+        # the label, then the line's text from its first non-blank to its last: the run, cut by _turn
+        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*([^\n]*[^ \t\n]){nl}")
         self.result = re.compile(rf"(?>({term('RESULT')}))[ \t]*(?>({term('RESULTS')})){nl}")
         # The writer's result line of a base game: every field, in BASE_RESULT_FIELDS order, one blank apart,
         # values short enough (a score pad's expansion rows take the general pattern).
@@ -172,7 +176,7 @@ def _turn(g: Game, m: re.Match[str], line: int, line_start: int) -> None:
 
 def _decode(g: Game, piece: str) -> Draft:
     """The draft of a piece met for the first time, kept unless it depends on the game."""
-    pm = (lexical.PIECE_RE if ":" in piece else lexical.PIECE_NO_SEAT_RE).fullmatch(piece)
+    pm = _piece_match(piece)
     if pm is None:
         raise Decline
     draft, _ = build.piece(g, pm, 0, 0, 0)
@@ -180,3 +184,18 @@ def _decode(g: Game, piece: str) -> Draft:
     if draft.seat is None and len(PIECES) < _PIECES_MAX and type(draft.purchase) is not CoinsPaid:
         PIECES[piece] = draft
     return draft
+
+
+def _piece_match(piece: str) -> re.Match[str] | None:
+    """The decoding of one piece of a run (its text between bars, blanks included) as ``RUN`` in an atomic group
+    cuts it: ``PIECE_RE``'s first match at its start, which must reach its end. A piece that another decoding
+    would read whole (``sell ??``: the card "sell", glyph ``??``) is not plain: Lark cuts it as the atomic ``RUN``
+    does and tells. Without a ``:`` no seat prefix can match, and the decoder need not try one."""
+    pm = (lexical.PIECE_RE if ":" in piece else lexical.PIECE_NO_SEAT_RE).match(piece)
+    return pm if pm is not None and pm.end() == len(piece) else None
+
+
+def plain_run(run: str) -> bool:
+    """Whether the fast route reads ``run`` (a turn line's text after its label, no blank at either end) as a
+    plain run of actions: each piece between bars decoded by :func:`_piece_match`."""
+    return all(_piece_match(piece) is not None for piece in run.split("|"))
