@@ -1,6 +1,7 @@
-"""The wheel's build hook: compile the engine with mypyc when a C compiler is at hand, as black ships itself.
+"""The wheel's build hook: compile the engine and the reader with mypyc when a C compiler is at hand, as black
+ships itself.
 
-One source, two builds. A wheel (``pip install .``) holds the engine modules listed in pyproject.toml
+One source, two builds. A wheel (``pip install .``) holds the engine and reader modules listed in pyproject.toml
 (``[tool.hatch.build.targets.wheel.hooks.custom] compile``) as C extensions beside their ``.py`` sources, which
 Python imports first; everything else stays pure Python. The build is pure, and needs no compiler, when
 
@@ -10,8 +11,8 @@ Python imports first; everything else stays pure Python. The build is pure, and 
 
 The compilation works on a copy of the package in a temporary directory, so the source tree never holds a compiled
 module (which would shadow the sources of an editable install). A compiler that is found but fails stops the build
-with mypyc's output: set ``WNOTATION_PURE=1`` to install without it. ``wnotation.engine.COMPILED`` says which build
-is running.
+with mypyc's output: set ``WNOTATION_PURE=1`` to install without it. ``wnotation.engine.COMPILED`` and
+``wnotation.notation.COMPILED`` say which build is running.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def why_pure(version: str = "standard", environ: dict[str, str] | os._Environ[st
 
 
 class MypycHook(BuildHookInterface):
-    """Compiles the configured engine modules into the wheel (see the module docstring)."""
+    """Compiles the configured engine and reader modules into the wheel (see the module docstring)."""
 
     PLUGIN_NAME = "custom"
     workdir: tempfile.TemporaryDirectory[str] | None = None
@@ -96,11 +97,11 @@ class MypycHook(BuildHookInterface):
         root = Path(self.root)
         shutil.copytree(root / "wnotation", work / "wnotation", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
         (work / "setup.py").write_text(SETUP.format(jobs=os.cpu_count() or 1), encoding="utf-8")
-        self.app.display_info(f"wnotation: compiling {len(modules)} engine modules with mypyc")
+        self.app.display_info(f"wnotation: compiling {len(modules)} modules with mypyc")
         done = subprocess.run([sys.executable, "setup.py", *modules], cwd=work, capture_output=True, text=True)
         if done.returncode != 0:
-            raise RuntimeError(f"mypyc could not compile the engine (set WNOTATION_PURE=1 for a pure install):\n"
-                               f"{done.stdout[-6000:]}\n{done.stderr[-6000:]}")
+            raise RuntimeError("mypyc could not compile the engine or the reader (set WNOTATION_PURE=1 for a pure "
+                               f"install):\n{done.stdout[-6000:]}\n{done.stderr[-6000:]}")
         out = work / "out"
         built = sorted(out.rglob("*.so")) + sorted(out.rglob("*.pyd"))
         expected = {m.removesuffix(".py").replace("/", ".") for m in modules}

@@ -1,5 +1,6 @@
-"""The two builds of one source (issue 11 item 7): the wheel's build hook (hatch_build.py) compiles the engine with
-mypyc unless asked not to or unable to, and ``wnotation.engine.COMPILED`` says which build is running.
+"""The two builds of one source (issue 11 item 7): the wheel's build hook (hatch_build.py) compiles the engine and
+the reader (issue 31 item 2) with mypyc unless asked not to or unable to, and ``wnotation.engine.COMPILED`` and
+``wnotation.notation.COMPILED`` say which build is running.
 
 The hook is loaded here with a stand-in for hatchling's base class (hatchling is a build requirement, not a test
 one); the compilation itself is exercised by .ci/run, which installs the compiled wheel in a second venv and runs
@@ -95,12 +96,23 @@ def test_a_compiling_build_asks_for_mypy_setuptools_and_pydantic(hook_module, mo
     assert [d.split(">")[0] for d in hook.dependencies()] == ["mypy", "setuptools", "pydantic"]
 
 
+#: The reader's compiled modules (issue 31 item 2) and those of its package that stay Python: the Lark route (a
+#: Transformer subclass), the visitors (subclassed by callers), the Header dataclass, the recovery and the API.
+READER_COMPILED = {"wnotation/notation/lexical.py", "wnotation/notation/reader/build.py",
+                   "wnotation/notation/reader/fast_route.py", "wnotation/notation/reader/header.py",
+                   "wnotation/notation/reader/split.py"}
+READER_PURE = ("wnotation.notation.reader.lark_route", "wnotation.notation.reader.visitors",
+               "wnotation.notation.reader.header_type", "wnotation.notation.reader", "wnotation.notation.errors")
+
+
 def test_the_compiled_modules_exist_and_leave_out_what_mypyc_cannot_compile():
     engine = ROOT / "wnotation" / "engine"
-    assert all((ROOT / m).is_file() and (ROOT / m).parent == engine for m in COMPILE)
+    assert all((ROOT / m).is_file() for m in COMPILE)
+    assert {m for m in COMPILE if (ROOT / m).parent != engine} == READER_COMPILED
     names = {Path(m).name for m in COMPILE}
     assert "state.py" in names and "rules.py" in names and "trade.py" in names
     assert not names & {"errors.py", "memo.py"}  # a RuntimeError and a dict subclass stay Python classes
+    assert not {m.replace(".", "/") + ".py" for m in READER_PURE} & set(COMPILE)
 
 
 def test_the_source_distribution_carries_the_hook():
@@ -110,10 +122,43 @@ def test_the_source_distribution_carries_the_hook():
 def test_compiled_says_which_build_runs():
     from wnotation.engine import rules, state, trade
 
+    from wnotation import notation
+    from wnotation.notation import lexical
+    from wnotation.notation.reader import build, fast_route
+
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     assert wnotation.engine.COMPILED is all(m.__file__.endswith(suffixes) for m in (rules, state, trade))
+    assert notation.COMPILED is all(m.__file__.endswith(suffixes) for m in (build, fast_route, lexical))
+    for name in READER_PURE:  # compiled or not, these stay Python modules
+        assert importlib.import_module(name).__file__.endswith(".py"), name
     if os.environ.get("WNOTATION_EXPECT_COMPILED") == "1":
         assert wnotation.engine.COMPILED, f"the engine runs from {state.__file__}, not a compiled module"
+        assert notation.COMPILED, f"the reader runs from {build.__file__}, not a compiled module"
         for m in COMPILE:
             module = importlib.import_module(m.removesuffix(".py").replace("/", ".").removesuffix(".__init__"))
             assert module.__file__.endswith(suffixes), module.__file__
+
+
+def test_the_reader_s_python_classes_stay_python_classes_in_either_build():
+    """Header is a dataclass callers build, copy and pickle; the route's Decline is caught by the interpreted API;
+    the Lark transformer and the visitors are subclassed. Compiled or not, they behave as Python classes."""
+    import dataclasses
+    import pickle
+
+    from wnotation.notation import read_headers
+    from wnotation.notation.reader import Header, fast_route, header, visitors
+
+    assert header.Header is Header and dataclasses.is_dataclass(Header)
+    got = next(read_headers(
+        '[Format "7WN 1"]\n[Edition "2e"]\n[Date "????.??.??"]\n[Seat1 "A" "Giza" "day"]\n'
+        '[Seat2 "B" "Rhodes" "day"]\n[Seat3 "C" "Babylon" "day"]\n'))
+    assert isinstance(got, Header) and got.players == 3 and got.HEADER_FIELDS == Header.HEADER_FIELDS
+    assert pickle.loads(pickle.dumps(got)) == got and dataclasses.replace(got, index=2).index == 2
+    assert issubclass(fast_route.Decline, Exception)
+    with pytest.raises(fast_route.Decline):
+        fast_route.lex_header("no tags here\n")
+
+    class Counting(visitors.RecordBuilder):
+        pass
+
+    assert issubclass(Counting, visitors.Visitor)

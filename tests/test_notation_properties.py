@@ -16,6 +16,7 @@ from hypothesis.extra.lark import from_lark
 from helpers import HEADER, records
 from wnotation.notation import NotationError, from_json, json_schema, parse, to_json, write
 from wnotation.notation import grammar, lexical
+from wnotation.notation.reader import fast_route
 from wnotation.model.record import Record
 
 GAME = HEADER + """game { g }
@@ -117,20 +118,21 @@ SAMPLE_RUNS = ("Lumber Yard | sell ? ? | stage ?(L clay) !, discard ?, pick Alta
 
 
 def test_the_fast_routes_run_is_the_grammars_action_rules():
-    """RUN, the fast route's regex for a plain run of actions, accepts what the grammar's ``action`` rules accept
-    (spec 7, 7.3, 7.4, 13), matched as the fast route matches it: once, in an atomic group, as a lexer cuts a token
-    ("sell ??" is "sell ?" and a stray "?"). The route-equality tests hold the Records they give equal."""
+    """RUN, the pattern of a plain run of actions, accepts what the grammar's ``action`` rules accept (spec 7, 7.3,
+    7.4, 13), matched once, in an atomic group, as a lexer cuts a token ("sell ??" is "sell ?" and a stray "?");
+    the fast route's cut (each piece between bars decoded by PIECE_RE's first match, to its end) accepts the same
+    runs. The route-equality tests hold the Records they give equal."""
     ours = re.compile(rf"(?>{lexical.TERMINALS['RUN']})")
 
     @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
     @given(fragments)
     def agree(text):
         text = text.strip(" \t")
-        assert bool(ours.fullmatch(text)) == _grammar_run(text), text
+        assert bool(ours.fullmatch(text)) == _grammar_run(text) == fast_route.plain_run(text), text
 
     agree()
     for text in SAMPLE_RUNS:
-        assert bool(ours.fullmatch(text)) == _grammar_run(text), text
+        assert bool(ours.fullmatch(text)) == _grammar_run(text) == fast_route.plain_run(text), text
     assert [_grammar_run(t) for t in ("sell ??", "?!", "Altar (L woodclay)", "Altar (L 2 coins, R wood)")] == [False] * 4
 
 

@@ -6,8 +6,11 @@ raises them; ``errors="collect"``/``"raise"`` picks one). ``read_headers`` is th
 :class:`HeadersBuilder`, which skips bodies (for listing and indexing). ``write``/``write_games`` write, and
 ``to_json``/``from_json``/``json_schema`` exchange the same Records as JSON; both writers are exporters
 (:class:`Exporter`, walked by :func:`export`), the interface a new output format implements. The rules live in
-the engine.
+the engine. :data:`COMPILED` says whether the reader's modules run compiled (a wheel built with mypyc) or as
+Python sources.
 """
+
+from importlib.machinery import EXTENSION_SUFFIXES
 
 from .errors import (
     NotationError,
@@ -32,9 +35,15 @@ from .reader import (
     read_games,
     read_headers,
 )
+from .reader import build as _build
 from .writer import TextExporter, format_action, format_purchase, format_turn, write, write_games
 
+#: Whether the reader's compiled modules (``lexical`` and ``reader.build``, ``fast_route``, ``header``, ``split``: see
+#: hatch_build.py) run compiled, as ``wnotation.engine.COMPILED`` says of the engine.
+COMPILED: bool = _build.__file__ is not None and _build.__file__.endswith(tuple(EXTENSION_SUFFIXES))
+
 __all__ = [
+    "COMPILED",
     "NotationError",
     "NotationSyntaxError",
     "RosterError",

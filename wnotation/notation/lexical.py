@@ -3,11 +3,14 @@
 The fast route's coarse patterns (a run of actions is one match) are decoded here; each pattern below spells the
 same language as the terminal or the rules of the same name in ``grammar/7wn.lark`` (tests compare them).
 The reader, the writer and the error diagnosis share these definitions; nothing here knows the catalogue.
+mypyc compiles this module in a wheel (hatch_build.py): the compiled patterns are ``Final``, read by the compiled
+reader modules without a look-up.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from ..model.vocabulary import AGE_OF_NUMERAL as AGE_OF_NUMERAL  # re-exported for callers of this module
 from ..model.vocabulary import NUMERALS as NUMERALS
@@ -56,7 +59,7 @@ TERMINALS = {
 }
 
 # Decoders: one piece (an action with its clauses), one clause, a purchase group, a unit, a result pair.
-PIECE_RE = re.compile(
+PIECE_RE: Final[re.Pattern[str]] = re.compile(
     rf"{OSP}(?:(?P<seat>{SEAT_REF}){OSP}:{OSP})?(?:(?P<verb>{VERB}){SP})?"
     rf"(?:(?P<name>{NAME})(?:{OSP}(?P<purchase>{PURCHASE}))?(?:{OSP}(?P<glyph>{GLYPH}))?"
     rf"|(?P<unknown>\?)(?:{OSP}(?P<upurchase>{PURCHASE})(?:{OSP}(?P<uglyph>{GLYPH}))?|{SP}(?P<uglyph2>{GLYPH}))?)"
@@ -64,28 +67,32 @@ PIECE_RE = re.compile(
 )
 # The same decoder for a piece without a seat prefix (no ':' in it), which need not try one first; its seat
 # group never matches, so both have the same groups.
-PIECE_NO_SEAT_RE = re.compile(PIECE_RE.pattern.replace(rf"(?:(?P<seat>{SEAT_REF}){OSP}:{OSP})?", "(?P<seat>(?!))?", 1))
+PIECE_NO_SEAT_RE: Final[re.Pattern[str]] = re.compile(
+    PIECE_RE.pattern.replace(rf"(?:(?P<seat>{SEAT_REF}){OSP}:{OSP})?", "(?P<seat>(?!))?", 1)
+)
 assert PIECE_NO_SEAT_RE.groups == PIECE_RE.groups and PIECE_NO_SEAT_RE.pattern != PIECE_RE.pattern
-CLAUSES_RE = re.compile(rf"{OSP}(?P<clauses>(?:{CLAUSE})*){OSP}")
-PICKED_CLAUSES_RE = re.compile(rf"{OSP}(?P<picked>{PICKED})(?P<clauses>(?:{CLAUSE})*){OSP}")
-CLAUSE_RE = re.compile(
+CLAUSES_RE: Final[re.Pattern[str]] = re.compile(rf"{OSP}(?P<clauses>(?:{CLAUSE})*){OSP}")
+PICKED_CLAUSES_RE: Final[re.Pattern[str]] = re.compile(rf"{OSP}(?P<picked>{PICKED})(?P<clauses>(?:{CLAUSE})*){OSP}")
+CLAUSE_RE: Final[re.Pattern[str]] = re.compile(
     rf"{OSP},{OSP}(?:(?i:discard){SP}(?P<discard>{CARD})|(?i:pick){SP}(?P<pick>{PICKED}))"
 )
-PICKED_RE = re.compile(
+PICKED_RE: Final[re.Pattern[str]] = re.compile(
     rf"(?:(?P<name>{NAME})(?:{OSP}(?P<glyph>{GLYPH}))?|(?P<unknown>\?)(?:{SP}(?P<uglyph>{GLYPH}))?"
     rf"|(?P<none>-)(?:{OSP}(?P<nglyph>{GLYPH}))?)"
 )
-GROUP_RE = re.compile(rf"(?P<side>{SIDE}){SP}(?P<units>{UNIT}(?:{SP}{UNIT})*)")
-PAID_RE = re.compile(rf"(?P<side>{SIDE}){SP}(?P<count>0|[1-9][0-9]?){OSP}{COINS_WORD}")
-UNIT_RE = re.compile(rf"(?:(?P<count>[1-9][0-9]?){OSP})?(?P<resource>{RESOURCE})")
-RESULTS_RE = re.compile(rf"(?P<seat>{SEAT_REF}){OSP}:(?P<pairs>(?:{SP}{CATEGORY}{SP}-?[0-9]+)*)")
-PAIR_RE = re.compile(rf"{SP}(?P<category>{CATEGORY}){SP}(?P<value>-?[0-9]+)")
-SEAT_REF_RE = re.compile(SEAT_REF)
-TAG_NAME_RE = re.compile(TERMINALS["TAG_NAME"])
-ATAG_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
-DATE_RE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
+GROUP_RE: Final[re.Pattern[str]] = re.compile(rf"(?P<side>{SIDE}){SP}(?P<units>{UNIT}(?:{SP}{UNIT})*)")
+PAID_RE: Final[re.Pattern[str]] = re.compile(rf"(?P<side>{SIDE}){SP}(?P<count>0|[1-9][0-9]?){OSP}{COINS_WORD}")
+UNIT_RE: Final[re.Pattern[str]] = re.compile(rf"(?:(?P<count>[1-9][0-9]?){OSP})?(?P<resource>{RESOURCE})")
+RESULTS_RE: Final[re.Pattern[str]] = re.compile(
+    rf"(?P<seat>{SEAT_REF}){OSP}:(?P<pairs>(?:{SP}{CATEGORY}{SP}-?[0-9]+)*)"
+)
+PAIR_RE: Final[re.Pattern[str]] = re.compile(rf"{SP}(?P<category>{CATEGORY}){SP}(?P<value>-?[0-9]+)")
+SEAT_REF_RE: Final[re.Pattern[str]] = re.compile(SEAT_REF)
+TAG_NAME_RE: Final[re.Pattern[str]] = re.compile(TERMINALS["TAG_NAME"])
+ATAG_KEY_RE: Final[re.Pattern[str]] = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
+DATE_RE: Final[re.Pattern[str]] = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
 UNKNOWN_DATE = "????.??.??"
-BOUNDARY_RE = re.compile(r"^[ \t]*\[Format(?![A-Za-z0-9_])", re.M)
+BOUNDARY_RE: Final[re.Pattern[str]] = re.compile(r"^[ \t]*\[Format(?![A-Za-z0-9_])", re.M)
 
 
 def age_of_label(label: str) -> int:
@@ -93,11 +100,11 @@ def age_of_label(label: str) -> int:
     return age_of_numeral(label[: label.index(".")])
 
 
-SIDE_OF = {"l": "left", "left": "left", "r": "right", "right": "right"}
+SIDE_OF: Final[dict[str, str]] = {"l": "left", "left": "left", "r": "right", "right": "right"}
 
 
 # Python's case-insensitive matching lets four non-ASCII letters match ASCII ones: ſ (s), K (Kelvin, k), İ and ı (i).
-_ASCII_FOLD = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
+_ASCII_FOLD: Final[dict[int, str]] = str.maketrans({"\u017f": "s", "\u212a": "k", "\u0130": "i", "\u0131": "i"})
 
 
 def keyword(word: str) -> str:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any, TypeVar
+import re
+from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel
 
@@ -53,17 +54,17 @@ from ..errors import (
 _M = TypeVar("_M")
 
 #: The most digits a stated result may have (a value Python and JSON readers hold exactly).
-MAX_DIGITS = 18
+MAX_DIGITS: Final[int] = 18
 
-_new = object.__new__
+_new: Final = object.__new__
 # The slot setters of pydantic models, called directly: what ``model_construct`` sets, without its per-field work.
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_set_dict: Final = BaseModel.__dict__["__dict__"].__set__
+_set_fields: Final = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra: Final = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private: Final = BaseModel.__dict__["__pydantic_private__"].__set__
 # One fields-set per class, shared by the models made here: they are frozen, so nothing adds to it, and pydantic's
 # ``model_copy`` copies it before updating.
-_FIELDS: Memo[type, set[str]] = memo("reader: field names of each Record model", 64)
+_FIELDS: Final[Memo[type, set[str]]] = memo("reader: field names of each Record model", 64)
 
 
 def make(cls: type[_M], fields: dict[str, Any]) -> _M:
@@ -81,8 +82,8 @@ def make(cls: type[_M], fields: dict[str, Any]) -> _M:
     return obj
 
 
-_SPAN_FIELDS = set(Span.model_fields)
-_ACTION_FIELDS = set(Action.model_fields)
+_SPAN_FIELDS: Final[set[str]] = set(Span.model_fields)
+_ACTION_FIELDS: Final[set[str]] = set(Action.model_fields)
 
 
 def _span(line: int, column: int, offset: int) -> Span:
@@ -101,8 +102,9 @@ def annotation(before: Sequence[str], after: Sequence[str], glyph: str | None,
     return make(Annotation, {"before": tuple(before), "after": tuple(after), "glyph": glyph, "tags": tuple(tags)})
 
 
-GLYPH_ANNOTATIONS = {glyph: make(Annotation, {"before": (), "after": (), "glyph": glyph, "tags": ()})
-                     for glyph in GLYPHS}
+GLYPH_ANNOTATIONS: Final[dict[str, Annotation]] = {
+    glyph: make(Annotation, {"before": (), "after": (), "glyph": glyph, "tags": ()}) for glyph in GLYPHS
+}
 
 
 def add_note(raw: str, comments: list[str], tags: list[tuple[str, str]]) -> None:
@@ -265,7 +267,7 @@ class Draft:
         return self.before, self.after, self.tags  # type: ignore[return-value]
 
 
-def piece(g: Game, m: Any, at: int, line: int, column: int) -> tuple[Draft, PickDraft | None]:
+def piece(g: Game, m: re.Match[str], at: int, line: int, column: int) -> tuple[Draft, PickDraft | None]:
     """The action of a ``lexical.PIECE_RE`` match ``m`` over text that starts at offset ``at`` (``column`` on
     ``line``), and its pick when its last clause is one (annotations may follow it)."""
     seat, verb, name = m.group("seat", "verb", "name")
@@ -422,6 +424,11 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
                       "turn (write sell ? or stage ? for a hidden card)", end, rule="action-count")
     lines_before, chars_before = g.origin.lines_before, g.origin.chars_before  # hoisted: read for every action
     line_at = at - column  # the offset before the line's first character, where the fast route's columns count
+    # the names every action uses, looked up once per turn (module globals cost a dictionary look-up each, compiled
+    # or not)
+    new, set_dict, set_fields, set_extra, set_private = _new, _set_dict, _set_fields, _set_extra, _set_private
+    span_cls, span_fields, action_cls, action_fields = Span, _SPAN_FIELDS, Action, _ACTION_FIELDS
+    plain, glyphs = NO_ANNOTATION, GLYPH_ANNOTATIONS
     built = []
     previous = 0
     for i, d in enumerate(drafts):
@@ -461,14 +468,15 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
         if d.before or d.after or d.tags:
             note = annotation(d.before, d.after, d.glyph, d.tags)
         else:
-            note = NO_ANNOTATION if d.glyph is None else GLYPH_ANNOTATIONS[d.glyph]
-        span = _new(Span)  # as _span makes it: a turn has up to 7 of these, a game some 130
-        _set_dict(span, {"line": act_line, "column": act_col, "offset": d.at + base + chars_before})
-        _set_fields(span, _SPAN_FIELDS)
-        _set_extra(span, None)
-        _set_private(span, None)
-        action = _new(Action)
-        _set_dict(action, {
+            d_glyph = d.glyph
+            note = plain if d_glyph is None else glyphs[d_glyph]
+        span = new(span_cls)  # as _span makes it: a turn has up to 7 of these, a game some 130
+        set_dict(span, {"line": act_line, "column": act_col, "offset": d.at + base + chars_before})
+        set_fields(span, span_fields)
+        set_extra(span, None)
+        set_private(span, None)
+        action = new(action_cls)
+        set_dict(action, {
             "seat": seat,
             "use": d.use,
             "card": d.card,
@@ -478,9 +486,9 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
             "annotation": note,
             "span": span,
         })
-        _set_fields(action, _ACTION_FIELDS)
-        _set_extra(action, None)
-        _set_private(action, None)
+        set_fields(action, action_fields)
+        set_extra(action, None)
+        set_private(action, None)
         built.append(action)
     before: list[str] = []
     tags: list[tuple[str, str]] = []

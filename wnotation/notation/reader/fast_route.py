@@ -1,19 +1,26 @@
 """The fast route: plain games (tags, turn lines ``LABEL RUN``, result lines; no annotation) lexed by one regex
-per line, built from the Lark parser's own terminal patterns and ``lexical``'s pattern of a run of actions (``RUN``,
-which a test holds equal to the grammar's ``action`` rules).
+per line, built from the Lark parser's own terminal patterns and ``lexical``'s decoder of one action (``PIECE_RE``).
 
 Each token sits in an atomic group, which matches as ``re.match`` does at that position, so every token is cut
-where Lark's contextual lexer cuts it (blanks are skipped as ``%ignore`` skips them). This module only lexes: it
-hands tags, pieces and result lines to :mod:`.build` and :mod:`.header`, as the Lark route does. On any other
-line (comments, tags, ``game``, ``//``), on any error and at any doubt it declines (``None``), and the game is
-read by Lark, the reference, which also reports the error: errors and their positions are Lark's by construction.
-Decoded pieces are kept by their text (without a seat prefix, which depends on the game's roster).
+where Lark's contextual lexer cuts it (blanks are skipped as ``%ignore`` skips them). A turn line's regex takes its
+label and the rest of the line; the run is cut at its bars and each piece decoded by ``PIECE_RE``'s first match,
+which must reach the piece's end: the cut of ``lexical``'s ``RUN`` in an atomic group (:func:`plain_run`, which a
+test holds equal to it and to the grammar's ``action`` rules). This module only lexes: it hands tags, pieces and
+result lines to :mod:`.build` and :mod:`.header`, as the Lark route does. On any other line (comments, tags,
+``game``, ``//``), on any error and at any doubt it declines (``None``), and the game is read by Lark, the
+reference, which also reports the error: errors and their positions are Lark's by construction.
+
+One regex pass per line, no matching again: decoded pieces are kept by their text (without a seat prefix, which
+depends on the game's roster), so a piece met before is neither matched nor decoded again, and where the next line
+starts and how many line ends a line took are read from the end of its match (the blanks and line ends after its
+last token). mypyc compiles this module in a wheel (hatch_build.py), :class:`Decline` too: mypyc compiles a
+subclass of ``Exception``, which the interpreted callers catch as any other.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 from ...support.memo import Memo, memo
 from ...model.record import CoinsPaid, Record
@@ -38,7 +45,8 @@ class _Regexes:
         self.tag = re.compile(
             rf"\[[ \t]*(?>({term('TAG_NAME')}))[ \t]*((?>{string})(?:[ \t\n]*(?>{string}))*)[ \t]*\]{nl}"
         )
-        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*(?>({lexical.TERMINALS['RUN']})){nl}")
+        # the label, then the line's text from its first non-blank to its last: the run, cut by _turn
+        self.turn = re.compile(rf"(?>({term('LABEL')}))[ \t]*([^\n]*[^ \t\n]){nl}")
         self.result = re.compile(rf"(?>({term('RESULT')}))[ \t]*(?>({term('RESULTS')})){nl}")
         # The writer's result line of a base game: every field, in BASE_RESULT_FIELDS order, one blank apart,
         # values short enough (a score pad's expansion rows take the general pattern).
@@ -49,7 +57,7 @@ class _Regexes:
         self.blanks = re.compile(r"[ \t]*")
 
 
-_instance: list[_Regexes] = []
+_instance: Final[list[_Regexes]] = []
 
 
 def _regexes() -> _Regexes:
@@ -91,8 +99,14 @@ def lex_header(text: str) -> tuple[list[TagEntry], int, int]:
 
 #: Decoded pieces (an action's text between bars, blanks included) without a seat prefix, by their text: the
 #: same few hundred occur again and again. Their positions are relative to the piece. Full, it takes no more.
-PIECES: Memo[str, Draft] = memo("reader: turn pieces as written", 1 << 14)
-_PIECES_MAX = PIECES.limit
+PIECES: Final[Memo[str, Draft]] = memo("reader: turn pieces as written", 1 << 14)
+_PIECES_MAX: Final[int] = PIECES.limit
+#: Where each of LINE_FIELDS is among the groups of ``canonical_result`` (its seat is group 1), 0 for a field the
+#: writer's base result line does not hold.
+_CANONICAL_GROUP: Final[tuple[int, ...]] = tuple(
+    BASE_RESULT_FIELDS.index(f) + 2 if f in BASE_RESULT_FIELDS else 0 for f in LINE_FIELDS
+)
+_RESULT_GROUPS: Final[int] = len(BASE_RESULT_FIELDS) + 1
 
 
 def read_body(g: Game, pos: int, line: int) -> Record | None:
@@ -105,57 +119,83 @@ def read_body(g: Game, pos: int, line: int) -> Record | None:
         turn_match = r.turn.match
         result_match = r.result.match
         canonical_result = r.canonical_result.match
+        line_start = text.rfind("\n", 0, pos) + 1
         while pos < end:
             c = text[pos]
-            line_start = text.rfind("\n", 0, pos) + 1
             if c == "I":
                 m = turn_match(text, pos)
                 if m is None:
                     return None
                 _turn(g, m, line, line_start)
+                tail = m.end(2)
             elif c == "r" or c == "R":
                 column = pos - line_start + 1
                 m = canonical_result(text, pos)
                 if m is not None:
                     seat = build.add_result_seat(g, m.group(1), m.start(1))
-                    values = dict(zip(BASE_RESULT_FIELDS, map(int, m.groups()[1:])))
-                    build.add_result(g, seat, tuple(values.get(f) for f in LINE_FIELDS), line, column, pos)
+                    groups = m.groups()
+                    values = tuple(None if k == 0 else int(groups[k - 1]) for k in _CANONICAL_GROUP)
+                    build.add_result(g, seat, values, line, column, pos)
+                    tail = m.end(_RESULT_GROUPS)
                 else:
                     m = result_match(text, pos)
                     if m is None:
                         return None
                     build.result(g, m.group(2), m.start(2), line, column, pos)
+                    tail = m.end(2)
             else:
                 return None
-            new = m.end()
-            line += text.count("\n", pos, new)
-            pos = new
+            # the match ends with the blanks and line ends after its last token, up to the next line's first one
+            pos = m.end()
+            line += text.count("\n", tail, pos)
+            line_start = text.rfind("\n", tail, pos) + 1
         return build.finish(g)
     except (Decline, NotationError):
         return None
 
 
-def _turn(g: Game, m: Any, line: int, line_start: int) -> None:
+def _turn(g: Game, m: re.Match[str], line: int, line_start: int) -> None:
     """One plain turn line: label ``m[1]`` and run of actions ``m[2]``, on ``line``, which starts at
     ``line_start``."""
     label = m.group(1)
     at = m.start(1)
     age, number = build.begin_turn(g, label, at)
     cache = PIECES
-    drafts = []
-    starts = []
+    drafts: list[Draft] = []
+    starts: list[int] = []
     off = m.start(2)
     for piece in m.group(2).split("|"):
         draft = cache.get(piece)
         if draft is None:
-            pm = (lexical.PIECE_RE if ":" in piece else lexical.PIECE_NO_SEAT_RE).fullmatch(piece)
-            if pm is None:
-                raise Decline
-            draft, _ = build.piece(g, pm, 0, 0, 0)
-            # a purchase in coins is never cached: whether it may be read depends on the game's Format (spec 3.1)
-            if draft.seat is None and len(cache) < _PIECES_MAX and type(draft.purchase) is not CoinsPaid:
-                cache[piece] = draft
+            draft = _decode(g, piece)
         drafts.append(draft)
         starts.append(off)
         off += len(piece) + 1
     build.end_turn(g, label, at, line, at - line_start + 1, age, number, drafts, m.end(2), None, starts)
+
+
+def _decode(g: Game, piece: str) -> Draft:
+    """The draft of a piece met for the first time, kept unless it depends on the game."""
+    pm = _piece_match(piece)
+    if pm is None:
+        raise Decline
+    draft, _ = build.piece(g, pm, 0, 0, 0)
+    # a purchase in coins is never cached: whether it may be read depends on the game's Format (spec 3.1)
+    if draft.seat is None and len(PIECES) < _PIECES_MAX and type(draft.purchase) is not CoinsPaid:
+        PIECES[piece] = draft
+    return draft
+
+
+def _piece_match(piece: str) -> re.Match[str] | None:
+    """The decoding of one piece of a run (its text between bars, blanks included) as ``RUN`` in an atomic group
+    cuts it: ``PIECE_RE``'s first match at its start, which must reach its end. A piece that another decoding
+    would read whole (``sell ??``: the card "sell", glyph ``??``) is not plain: Lark cuts it as the atomic ``RUN``
+    does and tells. Without a ``:`` no seat prefix can match, and the decoder need not try one."""
+    pm = (lexical.PIECE_RE if ":" in piece else lexical.PIECE_NO_SEAT_RE).match(piece)
+    return pm if pm is not None and pm.end() == len(piece) else None
+
+
+def plain_run(run: str) -> bool:
+    """Whether the fast route reads ``run`` (a turn line's text after its label, no blank at either end) as a
+    plain run of actions: each piece between bars decoded by :func:`_piece_match`."""
+    return all(_piece_match(piece) is not None for piece in run.split("|"))

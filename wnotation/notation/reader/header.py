@@ -3,7 +3,8 @@
 Both routes lex a tag section into :data:`TagEntry` tuples (the tag's name and values as written, with offsets);
 every check of tags, the roster, guilds, seed and deals is made here, once. Decoded rosters and guild lists are
 kept by their text (valid ones only), since the same ones come again from game to game; what depends on the game
-(duplicates, counts) is checked each time. :class:`Header` is what ``read_headers`` gives for a game.
+(duplicates, counts) is checked each time. :class:`Header` (:mod:`.header_type`) is what ``read_headers`` gives
+for a game.
 """
 
 from __future__ import annotations
@@ -11,18 +12,18 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, replace
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable
 
 from ...model import catalog as _catalog
 from ...model.deck import SHUFFLE_ALGORITHM
-from ...model.record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, GameHeader, Seat, Seed, Span, Tag
+from ...model.record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, Seat, Seed, Tag
 from ...model.position_values import PositionError, Written
 from ...model.vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
 from ..errors import NotationError, Origin, RosterError, TagError, UnknownNameError, at_offset
 from ..tags import BY_NAME, FIELDS, RESERVED_BY_FOLDED, RESERVED_TAGS
 from .build import Game, make
+from .header_type import Header
 
 __all__ = ["Header", "RESERVED_TAGS", "TagEntry", "read_header", "header_of", "refused_position"]
 
@@ -403,59 +404,6 @@ def _read_deal(g: Game, age: int, entry: TagEntry) -> Deal:
             raise g.error(TagError, f"a dealt hand holds {_HAND} cards, not {len(items)}", at + 1, rule="deal")
         hands.append(tuple(g.card(text, where) for text, where in items))
     return make(Deal, {"age": age, "hands": tuple(hands), "span": g.span(*entry[3:5], entry[2])})
-
-
-@dataclass(frozen=True)
-class Header:
-    """The tag section of one game, as :func:`~wnotation.notation.read_headers` reads it without the body.
-
-    ``index`` is the game's place in its input (1-based, counting broken games too), ``line`` and ``offset``
-    where its ``[Format`` line starts (1-based line, 0-based offset). The other fields are those of the
-    :class:`Record` the full reader gives for the game, equal to them: ``format``, ``edition``, ``date``
-    (``None`` when unknown), ``expansions``, ``seats``, free ``tags`` in file order, ``guilds``, ``seed``, ``deals`` and ``span``.
-    Both it and a Record are a :class:`~wnotation.model.record.GameHeader`; :meth:`of` builds one, from either.
-    """
-
-    source: str
-    index: int
-    line: int
-    offset: int
-    format: str
-    edition: str
-    date: str | None
-    expansions: tuple[str, ...]
-    seats: tuple[Seat, ...]
-    tags: tuple[Tag, ...]
-    guilds: tuple[str, ...] | None
-    seed: Seed | None
-    deals: tuple[Deal, ...]
-    span: Span | None
-
-    @property
-    def players(self) -> int:
-        return len(self.seats)
-
-    @property
-    def event(self) -> str | None:
-        """The ``Event`` tag's value, or ``None``."""
-        return self.tag("Event")
-
-    def tag(self, name: str, default: str | None = None) -> str | None:
-        """The value of the first free tag called ``name`` (case-sensitive), as :meth:`Record.tag`."""
-        return next((t.value for t in self.tags if t.name == name), default)
-
-    HEADER_FIELDS: ClassVar[tuple[str, ...]] = FIELDS  # the tag table's fields, in its order
-
-    @classmethod
-    def of(cls, fields: Mapping[str, Any] | GameHeader, *, source: str, index: int, line: int,
-           offset: int) -> Header:
-        """The header of the game at ``line``/``offset`` of ``source`` whose header fields (the tag table's and
-        ``span``) are ``fields``: the reader's decoded fields by name, or a :class:`Record` (any
-        :class:`~wnotation.model.record.GameHeader`)."""
-        names = (*FIELDS, "span")
-        values = {n: fields[n] for n in names} if isinstance(fields, Mapping) else \
-            {n: getattr(fields, n) for n in names}
-        return cls(source=source, index=index, line=line, offset=offset, **values)
 
 
 def header_of(g: Game, index: int) -> Header:

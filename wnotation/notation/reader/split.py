@@ -9,7 +9,8 @@ Also the reader's one input limit, the line length. Nothing here parses a game.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Final
 
 from .. import lexical
 from ..errors import Origin, StructureError, at_offset
@@ -17,7 +18,7 @@ from ..errors import Origin, StructureError, at_offset
 __all__ = ["normalise", "line_ends", "stream_lines", "text_lines", "is_boundary", "split_lines", "split_games",
            "split_stream", "iter_pieces", "LINE_LIMIT", "check_line_lengths"]
 
-_BOUNDARY_MATCH = lexical.BOUNDARY_RE.match
+_BOUNDARY_MATCH: Final[Callable[[str], re.Match[str] | None]] = lexical.BOUNDARY_RE.match
 
 
 def normalise(text: str) -> str:
@@ -141,8 +142,8 @@ def iter_pieces(lines: Iterable[str], games: int) -> Iterator[tuple[str, int]]:
 
 #: The most characters a line may hold outside its comments and ``[%tags]`` (spec section 11). Regular expressions
 #: that cut a run of actions into pieces need memory in proportion to the run; a turn line is a few hundred.
-LINE_LIMIT = 10_000
-_LINE_MARKS = re.compile(r"[\n{]|\[%")
+LINE_LIMIT: Final[int] = 10_000
+_LINE_MARKS: Final[re.Pattern[str]] = re.compile(r"[\n{]|\[%")
 
 
 def check_line_lengths(text: str, origin: Origin) -> None:
