@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .errors import UserError
 from .inputs import RECORD_PATH, one_game, replayed
 from .output import colour_option, echo, emit_json, print_table
 
@@ -43,27 +44,40 @@ Examples:
               help="Seed of the playouts' generators.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Worker processes.")
+@click.option("--scheduler", metavar="ADDRESS", help="Estimate on the Dask cluster whose scheduler is at ADDRESS "
+              "(tcp://host:8786): each position is a task; the same figures as here with the same --seed. Needs "
+              "wnotation[cluster].")
 @click.option("--marks", "with_marks", is_flag=True,
               help="Also rate each action against the best alternative of its turn (slow).")
 @click.option("--annotate", is_flag=True, help="Print the record with the computed tags as canonical 7WN.")
 @click.option("--json", "as_json", is_flag=True, help="Print the estimates (and marks) as JSON.")
 @colour_option
-def analyse(file: str, game: int | None, playouts: int, seed: int, jobs: int, with_marks: bool, annotate: bool,
-            as_json: bool) -> int:
+def analyse(file: str, game: int | None, playouts: int, seed: int, jobs: int, scheduler: str | None,
+            with_marks: bool, annotate: bool, as_json: bool) -> int:
     """Replay game N of FILE (- for stdin) and estimate each seat's chance to win at every turn boundary."""
     from ..analysis import Analysis, Mark, analyse as run, annotate as annotated, marks
     from ..model.catalog import AGE_NUMERALS
     from ..analysis.winchance import boundaries
+    from ..archive.errors import ArchiveError
     from .progress import Progress
 
+    if scheduler is not None and jobs != 1:
+        raise click.UsageError("--jobs and --scheduler exclude each other: the cluster's workers do the work")
     record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)
     total = len(boundaries(played))
+    if total == 0:
+        what = ("a score-pad record (spec/7wn.md 9.1): it has the final scores and no turns" if record.results and
+                not record.turns else "a record without any dealt position")
+        raise UserError(f"{source}: game {game} is {what}, so there is no position to analyse")
     with Progress("analysing", total) as bar:
         def done(_: Analysis) -> None:
             bar.advance()
 
-        found = run(record, playouts, seed, jobs, done, played)
+        try:
+            found = run(record, playouts, seed, jobs, done, played, scheduler)
+        except ArchiveError as exc:
+            raise UserError(str(exc)) from None
     marked: tuple[Mark, ...] = ()
     if with_marks:
         with Progress("marking turns", len(record.turns)) as bar:
