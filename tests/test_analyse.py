@@ -146,3 +146,137 @@ def test_command_annotate_prints_canonical_text() -> None:
     out = run("analyse", "replays/3p-babylon-halikarnassos-olympia.7wn", "--playouts", "1", "--annotate").stdout
     assert out.count("[%win ") == len(_record("replays/3p-babylon-halikarnassos-olympia.7wn").turns)
     assert write(next(wnotation.read_games(out))) == out  # type: ignore[arg-type]
+
+
+def test_every_bundled_replay_gets_intervals_and_marks() -> None:
+    """Issue 33's done-when: ``analyse`` on every bundled replay finishes with intervals (the whole game) and marks
+    (Age I's turns, so that the test stays fast: a mark replays the record up to its turn for each alternative),
+    1 playout a position, bounded in CPU time; a score pad, which has no position, is refused with one clear
+    sentence."""
+    import glob
+    import time
+
+    start = time.process_time()
+    analysed = 0
+    for path in sorted(glob.glob("replays/*.7wn")):
+        record = _record(path)
+        if not record.turns:
+            result = run("analyse", path, code=2)
+            assert "score-pad record" in result.stderr and "no position to analyse" in result.stderr
+            assert result.stdout == ""
+            continue
+        played = replay(record)
+        found = analyse(record, 1, seed=3, played=played)
+        assert [a.where for a in found] == list(boundaries(played)) and found[-1].where == "III.end"
+        assert all(e.low <= e.chance <= e.high for a in found for e in a.estimates)
+        first = record.model_copy(update={"turns": tuple(t for t in record.turns if t.age == record.turns[0].age),
+                                          "results": ()})
+        rated = marks(first, 1, seed=3)
+        assert {(m.age, m.turn, m.seat) for m in rated} == {(t.age, t.number, a.seat) for t in first.turns
+                                                             for a in t.actions}
+        assert all(m.best_chance >= m.chance for m in rated)
+        analysed += 1
+    assert analysed == 8
+    assert time.process_time() - start < 60, time.process_time() - start
+
+
+def test_a_partial_records_unknown_cards_are_drawn_consistently() -> None:
+    """R-DECK, R-HALI: at II.3 of Niamh's record the pile holds hidden cards (sold and discarded '?'); a playout's
+    fill gives every unknown card of the hands and the pile a card the deck can still hold, so that each Age's
+    cards are never more than its copies, and the known cards stay as they are."""
+    from collections import Counter
+
+    from wnotation.analysis.winchance import _FILL, _fill, split
+    from wnotation.engine import Game
+    from wnotation.model import deck
+
+    state = replay(_record(PARTIAL)).position("II.3")
+    assert any(c is None for c in state.discard) and any(c is None for h in state.hands for c in h)
+    for j in range(20):
+        game = Game(state)
+        _fill(game, split(j, _FILL, game.age))
+        assert all(c is not None for h in game.hands for c in h) and all(c is not None for c in game.discard)
+        assert all(c.age == 2 for h in game.hands for c in h)
+        for before, after in zip(state.discard, game.discard):
+            assert before is None or after == before
+        every = [c for h in game.hands for c in h] + [c for c in game.discard if c is not None]
+        every += [c for city in game.cities for c in (*city.buildings, *city.snapshot().staged) if c is not None]
+        for age in (1, 2):
+            have = Counter(c for c in every if c.age == age)
+            assert all(n <= deck.copies(age, 4)[c] for c, n in have.items()), age
+
+
+def test_alternatives_share_the_later_deals_common_random_numbers() -> None:
+    """spec §8.4: the same playout stream deals the same later Ages whatever was played before (so a mark compares
+    actions, not deals): two different positions of Age I played out with one stream see the same Age II hands."""
+    from wnotation.analysis import winchance
+
+    played = replay(_record(FOUR))
+    dealt: list[list[tuple[str, ...]]] = []
+    real = winchance._deal
+
+    def spy(game, age, rng):  # type: ignore[no-untyped-def]
+        real(game, age, rng)
+        if age == 2:
+            dealt.append([tuple(sorted(c.name for c in h if c is not None)) for h in game.hands])
+
+    winchance._deal = spy  # type: ignore[assignment]
+    try:
+        for where in ("I.1", "I.4"):
+            playout(played.position(where), stream(7, 0, 0))
+    finally:
+        winchance._deal = real  # type: ignore[assignment]
+    assert len(dealt) == 2 and dealt[0] == dealt[1]
+
+
+def test_jobs_and_scheduler_exclude_each_other() -> None:
+    result = run("analyse", FOUR, "--jobs", "2", "--scheduler", "tcp://127.0.0.1:9", code=2)
+    assert "exclude each other" in result.stderr
+
+
+def test_an_unreachable_scheduler_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("distributed")
+    from wnotation.archive import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
+    result = run("analyse", FOUR, "--playouts", "1", "--scheduler", "tcp://127.0.0.1:9", code=2)
+    assert "cannot reach the Dask scheduler" in result.stderr and result.stdout == ""
+
+
+def test_the_scheduler_gives_the_local_figures() -> None:
+    """``--scheduler``: each position a task on a real LocalCluster (two worker processes); the same seed gives
+    the figures of a local run, in order."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        record = _record(PARTIAL)
+        seen: list[str] = []
+        remote = analyse(record, 2, seed=13, scheduler=cluster.scheduler_address, done=lambda a: seen.append(a.where))
+        assert remote == analyse(record, 2, seed=13)
+        assert seen == [a.where for a in remote]
+        args = ("analyse", "replays/3p-babylon-halikarnassos-olympia.7wn", "--playouts", "1", "--seed", "5", "--json")
+        assert run(*args, "--scheduler", cluster.scheduler_address).stdout == run(*args).stdout
+
+
+def test_annotated_output_round_trips_through_fmt_and_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """spec §8.4 and issue 33's done-when: ``analyse --marks --annotate`` output is canonical (``fmt`` leaves it
+    as it is), and its JSON read back gives the same record and the same computed tags."""
+    source = tmp_path / "cut.7wn"
+    record = _record("replays/3p-babylon-halikarnassos-olympia.7wn")
+    source.write_text(write(record.model_copy(update={"turns": record.turns[:3], "results": ()})), encoding="utf-8")
+    out = run("analyse", str(source), "--playouts", "2", "--seed", "1", "--marks", "--annotate").stdout
+    assert "[%win " in out and "[%mark " in out
+    annotated = tmp_path / "annotated.7wn"
+    annotated.write_text(out, encoding="utf-8")
+    checked = run("fmt", "--check", str(annotated))  # exit 0: nothing to reformat
+    assert "1 file would be left unchanged" in checked.stdout + checked.stderr
+    again = next(wnotation.read_games(out))
+    assert isinstance(again, Record)
+    back = from_json(to_json(again))
+    assert back == again and write(back) == out
+
+    def computed(r: Record) -> list[tuple[str, str | None]]:
+        return [t for turn in r.turns for note in (turn.annotation, *(a.annotation for a in turn.actions))
+                for t in note.tags if t[0] in ("win", "mark")]
+
+    assert computed(back) == computed(again) and len(computed(back)) >= 3
