@@ -15,13 +15,16 @@ does not show (a hand's unknown cards, the later Ages, the guilds when the recor
 them) are drawn afresh each time from what the deck can still hold, every seat is played by the
 greedy bot with one play in four at random, and a shared victory is split among its winners
 (R-WIN). Each chance has its 95 % Wilson interval; a finished game's is exact (0 playouts).
-The same --seed gives the same figures whatever --jobs is. A progress bar is shown on stderr
+A partial record's unknown cards are drawn consistently with every card it shows; a
+score-pad record has no position and is refused. The same --seed gives the same figures
+whatever --jobs is, and on a Dask cluster (--scheduler). A progress bar is shown on stderr
 when it is a terminal.
 
 \b
 With --marks each seat's action is also played against each alternative of the same turn
 (the other seats' actions kept as played) and classed by the loss of win chance against the
-best one: inaccuracy from 0.05, mistake from 0.10, blunder from 0.15 (spec/7wn.md 8.4). It
+best one: inaccuracy from 0.05, mistake from 0.10, blunder from 0.15 (spec/7wn.md 8.4),
+with common random numbers (the same deals and random plays for every alternative). It
 costs about one estimate per legal play. --annotate prints the record as canonical 7WN with
 the computed tags [%win ...] on each turn and [%mark ...] on each classed action; a human's
 glyphs and comments are kept.
