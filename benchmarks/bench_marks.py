@@ -1,6 +1,6 @@
 """How noisy ``wnotation analyse --marks`` is (issue 33, item 2): the spread of one action's mark between seeds.
 
-Usage: ``python benchmarks/bench_marks.py [--playouts 20] [--turns 2] [--seeds 1 2]``. Reported, never asserted.
+Usage: ``python benchmarks/bench_marks.py [--playouts 20] [--turns 6] [--seeds 1 2]``. Reported, never asserted.
 For the bundled 3-player replay's first ``--turns`` turns, every action's mark (the best alternative's chance
 less the played action's, :class:`wnotation.analysis.Mark`) is computed with each seed, and so is the gap between
 the played action and each one of its alternatives; the figures are the mean and the largest absolute difference of
@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import wnotation  # noqa: E402
 from wnotation.analysis import estimate, marks  # noqa: E402
-from wnotation.analysis.marks import _after  # noqa: E402
+from wnotation.analysis.marks import _reach, _starting  # noqa: E402
 from wnotation.analysis.rollout import alternatives, as_action  # noqa: E402
 from wnotation.engine import replay  # noqa: E402
 from wnotation.model.catalog import AGE_NUMERALS  # noqa: E402
@@ -30,21 +30,25 @@ GAME = "replays/3p-babylon-halikarnassos-olympia.7wn"
 
 
 def gaps(record: Record, turns: int, playouts: int, seed: int) -> dict[tuple[int, int, str], float]:
-    """Each (turn, seat, alternative): the alternative's chance less the played action's, as marks() rates them."""
+    """Each (turn, seat, alternative): the alternative's chance less the played action's, reached and rated as
+    :func:`wnotation.analysis.marks` reaches and rates them."""
     played = replay(record)
     out = {}
     for k, turn in enumerate(record.turns[:turns]):
         before = f"{AGE_NUMERALS[turn.age]}.{turn.number - 1}"
-        after = f"{AGE_NUMERALS[turn.age]}.{turn.number}"
-        chances = estimate(played.position(after), playouts, seed, k)
+        reach = _reach(record, k, _starting(record, played.position(before), turn))
+        reached = reach(turn.actions[0].seat, turn.actions[0])
+        assert reached is not None
+        chances = estimate(reached, playouts, seed, k)
         for action in turn.actions:
             mine = chances[action.seat - 1].chance
             for alt in alternatives(played.position(before), action.seat):
                 other = as_action(alt, turn.number)
                 if (other.use, other.card, other.discard) == (action.use, action.card, action.discard):
                     continue
-                cut = replay(_after(record, k, action.seat, other))
-                got = estimate(cut.position(after), playouts, seed, k)[action.seat - 1].chance
+                position = reach(action.seat, other)
+                assert position is not None
+                got = estimate(position, playouts, seed, k)[action.seat - 1].chance
                 out[(k, action.seat, f"{other.use} {other.card} {other.discard}")] = got - mine
     return out
 
@@ -52,7 +56,7 @@ def gaps(record: Record, turns: int, playouts: int, seed: int) -> dict[tuple[int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--playouts", type=int, default=20)
-    parser.add_argument("--turns", type=int, default=2)
+    parser.add_argument("--turns", type=int, default=6)
     parser.add_argument("--seeds", type=int, nargs=2, default=(1, 2))
     args = parser.parse_args()
     root = os.path.join(os.path.dirname(__file__), "..")
