@@ -302,3 +302,23 @@ def test_marks_rate_every_alternative_from_what_the_whole_record_knows(path: str
         cut = replay(_after(record, k, action.seat, action)).position(after)
         forgot += sum(c is None for h in cut.hands for c in h) - sum(c is None for h in reached.hands for c in h)
     assert (forgot > 0) == (path != FOUR)
+
+
+def test_a_hidden_card_the_record_later_picks_from_the_pile_is_on_the_pile() -> None:
+    """R-HALI: Carmen picks a Workshop from the pile at II.4 of Niamh's record, a card nobody saw go there (sold or
+    discarded as '?' in Age I). From I.end to II.3 every playout's pile holds it, so a pick can find it; a card
+    the pile shows (the Timber Yard picked at II.5) is not asked for again."""
+    from wnotation.analysis.winchance import _FILL, _fill, picked_later, split
+    from wnotation.engine import Game
+
+    played = replay(_record(PARTIAL))
+    asked = {w: [c.name for c in picked_later(played, w)] for w in boundaries(played)}
+    assert [w for w, cards in asked.items() if cards] == ["I.end", "II.0", "II.1", "II.2", "II.3"]
+    assert asked["II.3"] == ["Workshop"]
+    state = played.position("II.3")
+    assert all(c is None or c.name != "Workshop" for c in state.discard)
+    for j in range(20):
+        game = Game(state)
+        _fill(game, split(j, _FILL, game.age), picked_later(played, "II.3"))
+        assert [c.name for c in game.discard if c is not None].count("Workshop") == 1
+    assert math.isclose(sum(e.chance for e in estimate(state, 2, 1, pile=picked_later(played, "II.3"))), 1.0)

@@ -21,7 +21,7 @@ from ..engine import State, replay
 from ..engine.position import to_string
 from ..model.record import FORMAT_VERSIONS, POSITION_TAG, Action, Annotation, Record, Tag, Turn
 from .rollout import alternatives, as_action
-from .winchance import Analysis, estimate
+from .winchance import Analysis, estimate, picked_later
 
 #: Losses of win chance (0..1) from which an action is an inaccuracy, a mistake, a blunder (spec/7wn.md §8.4).
 THRESHOLDS = (("blunder", 0.15), ("mistake", 0.10), ("inaccuracy", 0.05))
@@ -109,7 +109,8 @@ def marks(record: Record, playouts: int, seed: int = 0, done: Callable[[int, int
         reached = reach(turn.actions[0].seat, turn.actions[0]) if turn.actions else None
         if reached is None:
             continue
-        chances = estimate(reached, playouts, seed, k)
+        pile = picked_later(played, after)
+        chances = estimate(reached, playouts, seed, k, pile=pile)
         for action in turn.actions:
             mine = chances[action.seat - 1].chance
             best, best_chance = f"{action.use} {action.card}", mine
@@ -120,7 +121,7 @@ def marks(record: Record, playouts: int, seed: int = 0, done: Callable[[int, int
                 position = reach(action.seat, other)
                 if position is None:
                     continue
-                got = estimate(position, playouts, seed, k)[action.seat - 1].chance
+                got = estimate(position, playouts, seed, k, pile=pile)[action.seat - 1].chance
                 if got > best_chance:
                     best, best_chance = f"{other.use} {other.card}", got
             out.append(Mark(turn.age, turn.number, action.seat, mine, best, best_chance, playouts))

@@ -100,12 +100,13 @@ def _guilds(game: Game, rng: deck.SplitMix64) -> tuple[str, ...]:
     return tuple(g.name for g in deck.shuffle(load().guilds, rng)[: deck.guild_count(game.players)])
 
 
-def _fill(game: Game, rng: deck.SplitMix64) -> None:
+def _fill(game: Game, rng: deck.SplitMix64, pile: Sequence[Card] = ()) -> None:
     """Replace the unknown cards of the position by cards consistent with every card it shows (R-DECK): a hand's
-    by cards the current Age's deck can still hold, the pile's by what is left of the hidden cards of the Ages so
-    far (so a pick from the pile, R-HALI, can find them). Hidden means the deck's copies less every known card in
-    the hands, the cities, under the boards and on the pile; an Age III deck whose guilds the record does not name
-    takes the guilds seen and, for the rest of its N+2, guilds drawn from those not seen."""
+    by cards the current Age's deck can still hold, the pile's by ``pile`` (hidden cards the record later picks
+    from it, :func:`picked_later`) and then by what is left of the hidden cards of the Ages so far (so a pick from
+    the pile, R-HALI, can find them). Hidden means the deck's copies less every known card in the hands, the
+    cities, under the boards and on the pile; an Age III deck whose guilds the record does not name takes the
+    guilds seen and, for the rest of its N+2, guilds drawn from those not seen."""
     hands_hidden = any(c is None for h in game.hands for c in h)
     pile_hidden = any(c is None for c in game.discard)
     if not (hands_hidden or pile_hidden):
@@ -120,13 +121,39 @@ def _fill(game: Game, rng: deck.SplitMix64) -> None:
             if c.age == age and left[c] > 0:
                 left[c] -= 1
         hidden.append(deck.shuffle(sorted(left.elements(), key=lambda c: c.name), rng))
+    placed: list[Card] = []
+    for c in pile if pile_hidden else ():
+        cards = hidden[c.age - 1] if c.age <= game.age else []
+        if c in cards and len(placed) < sum(1 for d in game.discard if d is None):
+            cards.remove(c)
+            placed.append(c)
     current = hidden[-1]
     for k, hand in enumerate(game.hands):
         if any(c is None for c in hand):
             game.set_hand(k, tuple(c if c is not None or not current else current.pop() for c in hand))
     if pile_hidden:
         rest = deck.shuffle(sorted((c for cards in hidden for c in cards), key=lambda c: (c.age, c.name)), rng)
+        rest += reversed(placed)  # popped first
         game.discard = tuple(c if c is not None or not rest else rest.pop() for c in game.discard)
+
+
+def picked_later(played: Replay, where: str) -> tuple[Card, ...]:
+    """The cards the record picks from the pile after position ``where`` (R-HALI) that the position's pile does
+    not show and that must already be in it, being of an Age already over: its hidden cards include them, and a
+    playout's fill puts them there."""
+    from ..engine.events import PickedFromDiscard
+
+    state = played.position(where)
+    shown: Counter[Card] = Counter(c for c in state.discard if c is not None)
+    out = []
+    for e in played.events[played.marks[where]:]:
+        if isinstance(e, PickedFromDiscard) and e.card is not None and (
+                e.card.age < state.age or (e.card.age == state.age and state.ended)):
+            if shown[e.card] > 0:
+                shown[e.card] -= 1
+            else:
+                out.append(e.card)
+    return tuple(out)
 
 
 def _age3_guilds(game: Game, known: Sequence[Card], rng: deck.SplitMix64) -> tuple[Card, ...]:
@@ -147,12 +174,13 @@ def _deal(game: Game, age: int, rng: deck.SplitMix64) -> None:
         game.apply(e)
 
 
-def playout(state: State, rng: deck.SplitMix64) -> tuple[float, ...]:
+def playout(state: State, rng: deck.SplitMix64, pile: Sequence[Card] = ()) -> tuple[float, ...]:
     """Play ``state`` out to the end once, every seat played by the rollout policy; each seat's win share. One draw
-    of ``rng`` seeds the playout; each kind of chance then has its own generator (:func:`split`)."""
+    of ``rng`` seeds the playout; each kind of chance then has its own generator (:func:`split`). ``pile``: hidden
+    cards known to be on the pile (:func:`picked_later`)."""
     base = rng.next()
     game = Game(state)
-    _fill(game, split(base, _FILL, game.age))
+    _fill(game, split(base, _FILL, game.age), pile)
     while not game.finished:
         if game.age == 0 or game.ended:
             _deal(game, game.age + 1, split(base, _DEAL, game.age + 1))
@@ -180,16 +208,18 @@ def playout(state: State, rng: deck.SplitMix64) -> tuple[float, ...]:
     return shares(game)
 
 
-def estimate(state: State, playouts: int, seed: int = 0, position: int = 0) -> tuple[Estimate, ...]:
+def estimate(state: State, playouts: int, seed: int = 0, position: int = 0, *, pile: Sequence[Card] = ()
+             ) -> tuple[Estimate, ...]:
     """Each seat's chance to win ``state``: exact at the end of the game, else the mean of ``playouts`` playouts
-    with its Wilson interval. ``position`` picks the playouts' streams (:func:`stream`)."""
+    with its Wilson interval. ``position`` picks the playouts' streams (:func:`stream`); ``pile``: hidden cards
+    known to be on the pile (:func:`picked_later`)."""
     if state.finished:
         return tuple(Estimate(k + 1, p, p, p, 0) for k, p in enumerate(shares(state)))
     if playouts < 1:
         raise ValueError(f"{playouts} playouts: at least one is needed")
     totals = [0.0] * state.players
     for j in range(playouts):
-        for k, p in enumerate(playout(state, stream(seed, position, j))):
+        for k, p in enumerate(playout(state, stream(seed, position, j), pile)):
             totals[k] += p
     out = []
     for k, total in enumerate(totals):
@@ -215,7 +245,8 @@ def _start(record: Record) -> None:
 def _task(args: tuple[str, int, int, int]) -> Analysis:
     where, playouts, seed, index = args
     assert _WORKER is not None
-    return Analysis(where, estimate(_WORKER.position(where), playouts, seed, index))
+    return Analysis(where, estimate(_WORKER.position(where), playouts, seed, index,
+                                    pile=picked_later(_WORKER, where)))
 
 
 def analyse(record: Record, playouts: int, seed: int = 0, jobs: int = 1,
@@ -264,8 +295,8 @@ def _on_cluster(played: Replay, where: Sequence[str], playouts: int, seed: int, 
     client = connect(scheduler)
     out: list[Analysis] = []
     try:
-        futures = [client.submit(estimate, played.position(a), playouts, seed, k, key=f"wnotation-analyse-{run}-{k}",
-                                 pure=False) for k, a in enumerate(where)]
+        futures = [client.submit(estimate, played.position(a), playouts, seed, k, pile=picked_later(played, a),
+                                 key=f"wnotation-analyse-{run}-{k}", pure=False) for k, a in enumerate(where)]
         for a, future in zip(where, futures):
             try:
                 got = future.result()
