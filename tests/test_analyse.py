@@ -322,3 +322,44 @@ def test_a_hidden_card_the_record_later_picks_from_the_pile_is_on_the_pile() -> 
         _fill(game, split(j, _FILL, game.age), picked_later(played, "II.3"))
         assert [c.name for c in game.discard if c is not None].count("Workshop") == 1
     assert math.isclose(sum(e.chance for e in estimate(state, 2, 1, pile=picked_later(played, "II.3"))), 1.0)
+
+
+def test_any_computed_tags_round_trip_through_the_canonical_form_and_json() -> None:
+    """spec §8.4 as a property: whatever chances and marks ``annotate`` writes, the canonical text reads back to a
+    record that writes the same text, and its JSON to the same record, the same tags in the same places."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from wnotation.analysis import Analysis, Estimate
+
+    record = _record("replays/3p-babylon-halikarnassos-olympia.7wn")
+    cut = record.model_copy(update={"turns": record.turns[:3], "results": ()})
+    wheres = [f"I.{t.number}" for t in cut.turns]
+    chance = st.floats(0, 1, allow_nan=False)
+    positions = st.lists(st.tuples(chance, chance, chance, st.integers(1, 5000)), min_size=3, max_size=3)
+    marked = st.lists(st.tuples(st.integers(0, 2), st.integers(1, 3), chance, chance,
+                                st.sampled_from(["build Clay Pit", "sell Loom", "stage Altar"])), max_size=6)
+
+    @settings(max_examples=30, deadline=None)
+    @given(positions, marked)
+    def check(rows: list[tuple[float, float, float, int]], ms: list[tuple[int, int, float, float, str]]) -> None:
+        found = [Analysis(w, tuple(Estimate(k + 1, c, c, c, n) for k, c in enumerate(row[:3])))
+                 for w, row in zip(wheres, rows) for n in (row[3],)]
+        labels = [Mark(1, t + 1, seat, a, best, b, 9) for t, seat, a, b, best in ms]
+        text = write(annotate(cut, found, labels))
+        again = next(wnotation.read_games(text))
+        assert isinstance(again, Record) and write(again) == text
+        back = from_json(to_json(again))
+        assert back == again
+
+        def computed(r: Record) -> list[tuple[int, str, str | None]]:
+            return [(k, key, value) for k, turn in enumerate(r.turns)
+                    for note in (turn.annotation, *(a.annotation for a in turn.actions))
+                    for key, value in note.tags if key in ("win", "mark")]
+
+        assert computed(back) == computed(again)
+        assert sum(key == "win" for _, key, _ in computed(back)) == 3
+        expected_marks = {(t + 1, seat) for t, seat, a, b, _ in ms if classify(max(0.0, b - a)) is not None}
+        assert sum(key == "mark" for _, key, _ in computed(back)) == len(expected_marks)
+
+    check()
