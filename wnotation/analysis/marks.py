@@ -1,11 +1,14 @@
 """Which plays mattered (issue 33, item 2): each seat's action against the best alternative of the same turn.
 
 For a turn, each seat's recorded action and each of its alternatives (:func:`.rollout.alternatives`) are played
-with the other seats' actions of the turn kept as recorded (the turn is simultaneous), by replaying the record cut
-after that turn with the one action replaced; the position reached is rated by :func:`.winchance.estimate` with the
-same playout streams for every alternative (common random numbers, so that the differences are not noise of
-different deals). The loss is the best alternative's chance less the played one's, classed as spec/7wn.md §8.4
-says.
+with the other seats' actions of the turn kept as recorded (the turn is simultaneous), by replaying that one turn
+from the position before it (a record that starts there, spec/position.md §8), so that every card the whole record
+reveals of the hands is known to the played action and to each alternative alike (a partial record's turns cut
+from the record would forget the cards of later turns); where a position cannot start a record (a seat owed a
+build from the pile), the record cut after that turn is replayed instead, for all of them. The position reached is
+rated by :func:`.winchance.estimate` with the same playout streams for every alternative (common random numbers,
+so that the differences are not noise of different deals). The loss is the best alternative's chance less the
+played one's, classed as spec/7wn.md §8.4 says.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..model.catalog import AGE_NUMERALS
-from ..engine import replay
-from ..model.record import Action, Annotation, Record
+from ..engine import State, replay
+from ..engine.position import to_string
+from ..model.record import FORMAT_VERSIONS, POSITION_TAG, Action, Annotation, Record, Tag, Turn
 from .rollout import alternatives, as_action
-from .winchance import Analysis, estimate
+from .winchance import Analysis, estimate, picked_later
 
 #: Losses of win chance (0..1) from which an action is an inaccuracy, a mistake, a blunder (spec/7wn.md §8.4).
 THRESHOLDS = (("blunder", 0.15), ("mistake", 0.10), ("inaccuracy", 0.05))
@@ -60,6 +64,35 @@ def _after(record: Record, k: int, seat: int, action: Action) -> Record:
     return record.model_copy(update={"turns": tuple(turns), "results": ()})
 
 
+def _starting(record: Record, state: State, turn: Turn) -> Record | None:
+    """A record of ``turn`` alone, starting from ``state`` (the position before it), or ``None`` when that
+    position cannot start a record (spec/position.md §8: a seat owed a build from the pile)."""
+    try:
+        return Record(format=FORMAT_VERSIONS[-1], edition=record.edition, seats=record.seats,
+                      tags=(Tag(name=POSITION_TAG, value=to_string(state)),),
+                      turns=(turn.model_copy(update={"variations": ()}),))
+    except ValueError:
+        return None
+
+
+def _reach(record: Record, k: int, start: Record | None) -> Callable[[int, Action], State | None]:
+    """The position after turn ``k`` with one seat's action replaced, every action of the turn reached the same
+    way: from ``start`` (:func:`_starting`) when there is one, else by the record cut after the turn."""
+    turn = record.turns[k]
+    after = f"{AGE_NUMERALS[turn.age]}.{turn.number}"
+
+    def reach(seat: int, action: Action) -> State | None:
+        if start is not None:
+            actions = tuple(action if a.seat == seat else a for a in turn.actions)
+            cut = start.model_copy(update={"turns": (start.turns[0].model_copy(update={"actions": actions}),)})
+        else:
+            cut = _after(record, k, seat, action)
+        played = replay(cut)
+        return played.position(after) if after in played.positions else None
+
+    return reach
+
+
 def marks(record: Record, playouts: int, seed: int = 0, done: Callable[[int, int], None] | None = None
           ) -> tuple[Mark, ...]:
     """A :class:`Mark` for every action of the record's main line (``done(k, total)`` after each turn)."""
@@ -72,7 +105,12 @@ def marks(record: Record, playouts: int, seed: int = 0, done: Callable[[int, int
         if before not in played.positions or after not in played.positions:
             continue
         state = played.position(before)
-        chances = estimate(played.position(after), playouts, seed, k)
+        reach = _reach(record, k, _starting(record, state, turn))
+        reached = reach(turn.actions[0].seat, turn.actions[0]) if turn.actions else None
+        if reached is None:
+            continue
+        pile = picked_later(played, after)
+        chances = estimate(reached, playouts, seed, k, pile=pile)
         for action in turn.actions:
             mine = chances[action.seat - 1].chance
             best, best_chance = f"{action.use} {action.card}", mine
@@ -80,10 +118,10 @@ def marks(record: Record, playouts: int, seed: int = 0, done: Callable[[int, int
                 other = as_action(alt, turn.number)
                 if other.use == action.use and other.card == action.card and other.discard == action.discard:
                     continue
-                cut = replay(_after(record, k, action.seat, other))
-                if after not in cut.positions:
+                position = reach(action.seat, other)
+                if position is None:
                     continue
-                got = estimate(cut.position(after), playouts, seed, k)[action.seat - 1].chance
+                got = estimate(position, playouts, seed, k, pile=pile)[action.seat - 1].chance
                 if got > best_chance:
                     best, best_chance = f"{other.use} {other.card}", got
             out.append(Mark(turn.age, turn.number, action.seat, mine, best, best_chance, playouts))

@@ -5,6 +5,12 @@ hand's unknown cards from what the Age's deck can still hold, the later Ages afr
 does not name them). Every seat is then played by :func:`.rollout.choose` to the end, and the winners share the
 victory (R-WIN: 1/k to each of k winners). Each playout has its own SplitMix64 stream, derived from the seed, the
 position's index and the playout's index, so the figures depend on the seed alone, never on ``jobs``.
+
+Within a playout, each kind of chance draws from its own generator, split from the playout's by what it is for:
+one for the unknown cards, one per Age dealt, one per seat and turn for the plays (spec/7wn.md §8.4, common random
+numbers). So two positions played out with the same stream (a seat's action and an alternative, in
+:func:`.marks.marks`) are dealt the same later Ages and have each seat explore on the same turns, however the
+plays before made the draws diverge: what differs between their estimates is the action, much less the luck.
 """
 
 from __future__ import annotations
@@ -68,6 +74,18 @@ def stream(seed: int, position: int, playout: int) -> deck.SplitMix64:
     return rng
 
 
+#: What a split generator is for (:func:`split`).
+_FILL, _DEAL, _PLAY, _PICK = range(4)
+
+
+def split(base: int, what: int, age: int = 0, turn: int = 0, seat: int = 0) -> deck.SplitMix64:
+    """The generator of one kind of chance of a playout (``what``: the unknown cards, an Age's deal, a seat's play
+    or pick on a turn): a function of the playout's ``base`` draw and of these numbers only."""
+    rng = deck.SplitMix64((base + _GAMMA * ((((what << 3) + age) << 12) + (turn << 6) + seat + 1)) & _MASK)
+    rng.state = rng.next()
+    return rng
+
+
 def shares(game: Game | State) -> tuple[float, ...]:
     """Each seat's win share at the end of ``game``: 1/k to each of the k seats ranked first (R-WIN)."""
     sheet = score([city_view(c) for c in game.cities])
@@ -82,23 +100,70 @@ def _guilds(game: Game, rng: deck.SplitMix64) -> tuple[str, ...]:
     return tuple(g.name for g in deck.shuffle(load().guilds, rng)[: deck.guild_count(game.players)])
 
 
-def _fill(game: Game, rng: deck.SplitMix64) -> None:
-    """Replace the unknown cards of the hands held by cards the Age's deck can still hold: its copies (R-DECK) less
-    every known card of that Age in the hands, the cities, under the boards and on the pile."""
-    if not any(c is None for h in game.hands for c in h):
+def _fill(game: Game, rng: deck.SplitMix64, pile: Sequence[Card] = ()) -> None:
+    """Replace the unknown cards of the position by cards consistent with every card it shows (R-DECK): a hand's
+    by cards the current Age's deck can still hold, the pile's by ``pile`` (hidden cards the record later picks
+    from it, :func:`picked_later`) and then by what is left of the hidden cards of the Ages so far (so a pick from
+    the pile, R-HALI, can find them). Hidden means the deck's copies less every known card in the hands, the
+    cities, under the boards and on the pile; an Age III deck whose guilds the record does not name takes the
+    guilds seen and, for the rest of its N+2, guilds drawn from those not seen."""
+    hands_hidden = any(c is None for h in game.hands for c in h)
+    pile_hidden = any(c is None for c in game.discard)
+    if not (hands_hidden or pile_hidden):
         return
-    age = game.age
-    left: Counter[Card] = deck.copies(age, game.players, game.table.guilds)
-    seen = [c for h in game.hands for c in h if c is not None]
-    seen += [c for city in game.cities for c in (*city.buildings, *city.snapshot().staged) if c is not None]
-    seen += [c for c in game.discard if c is not None]
-    for c in seen:
-        if c.age == age and left[c] > 0:
-            left[c] -= 1
-    pool = deck.shuffle(sorted(left.elements(), key=lambda c: c.name), rng)
+    known = [c for h in game.hands for c in h if c is not None]
+    known += [c for city in game.cities for c in (*city.buildings, *city.snapshot().staged) if c is not None]
+    known += [c for c in game.discard if c is not None]
+    hidden: list[list[Card]] = []
+    for age in range(1, game.age + 1):
+        left: Counter[Card] = deck.copies(age, game.players, _age3_guilds(game, known, rng) if age == 3 else None)
+        for c in known:
+            if c.age == age and left[c] > 0:
+                left[c] -= 1
+        hidden.append(deck.shuffle(sorted(left.elements(), key=lambda c: c.name), rng))
+    placed: list[Card] = []
+    for c in pile if pile_hidden else ():
+        cards = hidden[c.age - 1] if c.age <= game.age else []
+        if c in cards and len(placed) < sum(1 for d in game.discard if d is None):
+            cards.remove(c)
+            placed.append(c)
+    current = hidden[-1]
     for k, hand in enumerate(game.hands):
         if any(c is None for c in hand):
-            game.set_hand(k, tuple(c if c is not None else pool.pop() for c in hand))
+            game.set_hand(k, tuple(c if c is not None or not current else current.pop() for c in hand))
+    if pile_hidden:
+        rest = deck.shuffle(sorted((c for cards in hidden for c in cards), key=lambda c: (c.age, c.name)), rng)
+        rest += reversed(placed)  # popped first
+        game.discard = tuple(c if c is not None or not rest else rest.pop() for c in game.discard)
+
+
+def picked_later(played: Replay, where: str) -> tuple[Card, ...]:
+    """The cards the record picks from the pile after position ``where`` (R-HALI) that the position's pile does
+    not show and that must already be in it, being of an Age already over: its hidden cards include them, and a
+    playout's fill puts them there."""
+    from ..engine.events import PickedFromDiscard
+
+    state = played.position(where)
+    shown: Counter[Card] = Counter(c for c in state.discard if c is not None)
+    out = []
+    for e in played.events[played.marks[where]:]:
+        if isinstance(e, PickedFromDiscard) and e.card is not None and (
+                e.card.age < state.age or (e.card.age == state.age and state.ended)):
+            if shown[e.card] > 0:
+                shown[e.card] -= 1
+            else:
+                out.append(e.card)
+    return tuple(out)
+
+
+def _age3_guilds(game: Game, known: Sequence[Card], rng: deck.SplitMix64) -> tuple[Card, ...]:
+    """The guilds of the Age III deck: the record's, else every guild seen and guilds not seen drawn to N+2."""
+    if game.table.guilds is not None:
+        return tuple(game.table.guilds)
+    guilds = load().guilds
+    seen = [g for g in guilds if g in known]
+    unseen = [g for g in guilds if g not in seen]
+    return tuple(seen) + tuple(deck.shuffle(unseen, rng)[: max(0, deck.guild_count(game.players) - len(seen))])
 
 
 def _deal(game: Game, age: int, rng: deck.SplitMix64) -> None:
@@ -109,26 +174,29 @@ def _deal(game: Game, age: int, rng: deck.SplitMix64) -> None:
         game.apply(e)
 
 
-def playout(state: State, rng: deck.SplitMix64) -> tuple[float, ...]:
-    """Play ``state`` out to the end once, every seat played by the rollout policy; each seat's win share."""
+def playout(state: State, rng: deck.SplitMix64, pile: Sequence[Card] = ()) -> tuple[float, ...]:
+    """Play ``state`` out to the end once, every seat played by the rollout policy; each seat's win share. One draw
+    of ``rng`` seeds the playout; each kind of chance then has its own generator (:func:`split`). ``pile``: hidden
+    cards known to be on the pile (:func:`picked_later`)."""
+    base = rng.next()
     game = Game(state)
-    _fill(game, rng)
+    _fill(game, split(base, _FILL, game.age), pile)
     while not game.finished:
         if game.age == 0 or game.ended:
-            _deal(game, game.age + 1, rng)
+            _deal(game, game.age + 1, split(base, _DEAL, game.age + 1))
             continue
         acting = seats_to_act(game)
         owed = picks_owed(game)
         if owed and (game.turn < 6 or not acting):
             picks = {}
             for seat in owed:
-                card = choose(game, seat, rng)[1]
+                card = choose(game, seat, split(base, _PICK, game.age, game.turn, seat))[1]
                 picks[seat] = (card.name if card is not None else None,)
             play_picks(game, picks, game.address)
         elif acting:
             plays = []
             for seat in acting:
-                a = choose(game, seat, rng)[0]
+                a = choose(game, seat, split(base, _PLAY, game.age, game.turn, seat))[0]
                 assert a is not None
                 discard = (a.discard,) if game.turn == 5 and not a.keeps and a.discard is not None else ()
                 purchase = None if a.default else (a.purchase.left, a.purchase.right)
@@ -140,16 +208,18 @@ def playout(state: State, rng: deck.SplitMix64) -> tuple[float, ...]:
     return shares(game)
 
 
-def estimate(state: State, playouts: int, seed: int = 0, position: int = 0) -> tuple[Estimate, ...]:
+def estimate(state: State, playouts: int, seed: int = 0, position: int = 0, *, pile: Sequence[Card] = ()
+             ) -> tuple[Estimate, ...]:
     """Each seat's chance to win ``state``: exact at the end of the game, else the mean of ``playouts`` playouts
-    with its Wilson interval. ``position`` picks the playouts' streams (:func:`stream`)."""
+    with its Wilson interval. ``position`` picks the playouts' streams (:func:`stream`); ``pile``: hidden cards
+    known to be on the pile (:func:`picked_later`)."""
     if state.finished:
         return tuple(Estimate(k + 1, p, p, p, 0) for k, p in enumerate(shares(state)))
     if playouts < 1:
         raise ValueError(f"{playouts} playouts: at least one is needed")
     totals = [0.0] * state.players
     for j in range(playouts):
-        for k, p in enumerate(playout(state, stream(seed, position, j))):
+        for k, p in enumerate(playout(state, stream(seed, position, j), pile)):
             totals[k] += p
     out = []
     for k, total in enumerate(totals):
@@ -175,16 +245,21 @@ def _start(record: Record) -> None:
 def _task(args: tuple[str, int, int, int]) -> Analysis:
     where, playouts, seed, index = args
     assert _WORKER is not None
-    return Analysis(where, estimate(_WORKER.position(where), playouts, seed, index))
+    return Analysis(where, estimate(_WORKER.position(where), playouts, seed, index,
+                                    pile=picked_later(_WORKER, where)))
 
 
 def analyse(record: Record, playouts: int, seed: int = 0, jobs: int = 1,
-            done: Callable[[Analysis], None] | None = None, played: Replay | None = None) -> tuple[Analysis, ...]:
+            done: Callable[[Analysis], None] | None = None, played: Replay | None = None,
+            scheduler: str | None = None) -> tuple[Analysis, ...]:
     """Estimate every turn boundary of ``record`` (:func:`boundaries`), in ``jobs`` worker processes when more
-    than one; ``done`` is called as each position is finished (for a progress bar). The same seed gives the same
-    figures whatever ``jobs`` is."""
+    than one, or as tasks of the Dask cluster whose scheduler is at ``scheduler``; ``done`` is called as each
+    position is finished, in order (for a progress bar). The same seed gives the same figures wherever they are
+    computed."""
     played = played if played is not None else replay(record)
     where = boundaries(played)
+    if scheduler is not None:
+        return _on_cluster(played, where, playouts, seed, scheduler, done)
     tasks = [(a, playouts, seed, k) for k, a in enumerate(where)]
     out: list[Analysis] = []
     if jobs <= 1:
@@ -203,6 +278,38 @@ def analyse(record: Record, playouts: int, seed: int = 0, jobs: int = 1,
             out.append(result)
             if done is not None:
                 done(result)
+    return tuple(out)
+
+
+def _on_cluster(played: Replay, where: Sequence[str], playouts: int, seed: int, scheduler: str,
+                done: Callable[[Analysis], None] | None) -> tuple[Analysis, ...]:
+    """:func:`analyse` on a Dask cluster: each position's :func:`estimate` one task (its state shipped, nothing
+    replayed there), gathered in order. :class:`~wnotation.archive.errors.ArchiveError` when the scheduler cannot
+    be reached or goes away."""
+    import uuid
+
+    from ..archive.cluster import connect
+    from ..archive.errors import ArchiveError
+
+    run = uuid.uuid4().hex[:12]
+    client = connect(scheduler)
+    out: list[Analysis] = []
+    try:
+        futures = [client.submit(estimate, played.position(a), playouts, seed, k, pile=picked_later(played, a),
+                                 key=f"wnotation-analyse-{run}-{k}", pure=False) for k, a in enumerate(where)]
+        for a, future in zip(where, futures):
+            try:
+                got = future.result()
+            except Exception:
+                if future.status == "error":
+                    raise  # the task's own exception
+                raise ArchiveError(f"lost the Dask scheduler at {scheduler} before every position was estimated; "
+                                   "start it again, or run without --scheduler") from None
+            out.append(Analysis(a, got))
+            if done is not None:
+                done(out[-1])
+    finally:
+        client.close()
     return tuple(out)
 
 

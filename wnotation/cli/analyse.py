@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .errors import UserError
 from .inputs import RECORD_PATH, one_game, replayed
 from .output import colour_option, echo, emit_json, print_table
 
@@ -14,13 +15,16 @@ does not show (a hand's unknown cards, the later Ages, the guilds when the recor
 them) are drawn afresh each time from what the deck can still hold, every seat is played by the
 greedy bot with one play in four at random, and a shared victory is split among its winners
 (R-WIN). Each chance has its 95 % Wilson interval; a finished game's is exact (0 playouts).
-The same --seed gives the same figures whatever --jobs is. A progress bar is shown on stderr
+A partial record's unknown cards are drawn consistently with every card it shows; a
+score-pad record has no position and is refused. The same --seed gives the same figures
+whatever --jobs is, and on a Dask cluster (--scheduler). A progress bar is shown on stderr
 when it is a terminal.
 
 \b
 With --marks each seat's action is also played against each alternative of the same turn
 (the other seats' actions kept as played) and classed by the loss of win chance against the
-best one: inaccuracy from 0.05, mistake from 0.10, blunder from 0.15 (spec/7wn.md 8.4). It
+best one: inaccuracy from 0.05, mistake from 0.10, blunder from 0.15 (spec/7wn.md 8.4),
+with common random numbers (the same deals and random plays for every alternative). It
 costs about one estimate per legal play. --annotate prints the record as canonical 7WN with
 the computed tags [%win ...] on each turn and [%mark ...] on each classed action; a human's
 glyphs and comments are kept.
@@ -43,27 +47,40 @@ Examples:
               help="Seed of the playouts' generators.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Worker processes.")
+@click.option("--scheduler", metavar="ADDRESS", help="Estimate on the Dask cluster whose scheduler is at ADDRESS "
+              "(tcp://host:8786): each position is a task; the same figures as here with the same --seed. Needs "
+              "wnotation[cluster].")
 @click.option("--marks", "with_marks", is_flag=True,
               help="Also rate each action against the best alternative of its turn (slow).")
 @click.option("--annotate", is_flag=True, help="Print the record with the computed tags as canonical 7WN.")
 @click.option("--json", "as_json", is_flag=True, help="Print the estimates (and marks) as JSON.")
 @colour_option
-def analyse(file: str, game: int | None, playouts: int, seed: int, jobs: int, with_marks: bool, annotate: bool,
-            as_json: bool) -> int:
+def analyse(file: str, game: int | None, playouts: int, seed: int, jobs: int, scheduler: str | None,
+            with_marks: bool, annotate: bool, as_json: bool) -> int:
     """Replay game N of FILE (- for stdin) and estimate each seat's chance to win at every turn boundary."""
     from ..analysis import Analysis, Mark, analyse as run, annotate as annotated, marks
     from ..model.catalog import AGE_NUMERALS
     from ..analysis.winchance import boundaries
+    from ..archive.errors import ArchiveError
     from .progress import Progress
 
+    if scheduler is not None and jobs != 1:
+        raise click.UsageError("--jobs and --scheduler exclude each other: the cluster's workers do the work")
     record, lines, source, game = one_game(file, game)
     played, code = replayed(record, lines, source)
     total = len(boundaries(played))
+    if total == 0:
+        what = ("a score-pad record (spec/7wn.md 9.1): it has the final scores and no turns" if record.results and
+                not record.turns else "a record without any dealt position")
+        raise UserError(f"{source}: game {game} is {what}, so there is no position to analyse")
     with Progress("analysing", total) as bar:
         def done(_: Analysis) -> None:
             bar.advance()
 
-        found = run(record, playouts, seed, jobs, done, played)
+        try:
+            found = run(record, playouts, seed, jobs, done, played, scheduler)
+        except ArchiveError as exc:
+            raise UserError(str(exc)) from None
     marked: tuple[Mark, ...] = ()
     if with_marks:
         with Progress("marking turns", len(record.turns)) as bar:
