@@ -25,7 +25,10 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..viewer.html import asset, csp, text
+from .browse import browse_routes
+from .derived import Derived
 from .keys import new_token, same
+from .reading import keyed_reading
 from .recording import MAX_ANSWER_CHARS, Live, Recordings, RecordingError, make_header
 from .store import GameRow, Store
 from .upload import MAX_UPLOAD_BYTES, UploadCheck, UploadRefused, check_upload, decode
@@ -84,7 +87,8 @@ def layout(title: str, body: str, *, csrf: str | None = None, status: int = 200,
                    f'value="{text(csrf)}"><button type="submit">Log out</button></form>')
     else:
         session = '<a href="/login">Log in</a>'
-    nav = f'<nav><a href="/">Games</a><a href="/upload">Upload</a><a href="/record">Record</a>{session}</nav>\n'
+    nav = (f'<nav><a href="/">Games</a><a href="/browse">Find</a><a href="/players">Players</a><a href="/stats">Stats'
+           f'</a><a href="/upload">Upload</a><a href="/record">Record</a>{session}</nav>\n')
     page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f'<meta http-equiv="Content-Security-Policy" content="{text(policy)}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -501,9 +505,10 @@ def create_app(data: str | Path, **starlette: Any) -> ASGIApp:
         Route("/record", record_new, methods=["POST"]),
         Route("/record/{recording_id:int}", record_page, methods=["GET"]),
         Route("/record/{recording_id:int}", record_answer, methods=["POST"]),
-    ]
+    ] + browse_routes(layout, _csrf)
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, **starlette)
     app.state.store = Store(data)
     app.state.login_lock = asyncio.Lock()
     app.state.recordings = Recordings(app.state.store)
-    return SecurityHeaders(app)
+    app.state.derived = Derived(app.state.store)
+    return SecurityHeaders(keyed_reading(app, app.state.store, SESSION_COOKIE))

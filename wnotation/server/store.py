@@ -139,6 +139,15 @@ class Store:
     def close_session(self, token: str) -> None:
         self._rows("DELETE FROM sessions WHERE id = ?", token_id(token))
 
+    # who may read
+
+    def private_reading(self) -> bool:
+        """Whether reading (the list, the games, the downloads, every page) needs the club key too."""
+        return self._rows("SELECT value FROM meta WHERE key = 'private_reading'") == [("1",)]
+
+    def set_private_reading(self, private: bool) -> None:
+        self._rows("INSERT OR REPLACE INTO meta (key, value) VALUES ('private_reading', ?)", "1" if private else "0")
+
     # games
 
     def add_game(self, game: NewGame) -> tuple[int, bool]:
