@@ -41,6 +41,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 KEY = "a club key for the load test"
 CSRF_RE = re.compile(r'name="csrf" value="([^"]+)"')
+#: The viewers' pages, in the order each viewer goes through them.
+PAGES = ("list", "game page", "game 7WN", "find by player", "player", "stats", "recordings", "watch a recording")
 
 
 @dataclass
@@ -116,7 +118,7 @@ async def viewer(base: str, number: int, games: list[tuple[int, list[str]]], req
             path = ["/", f"/games/{game_id}", f"/games/{game_id}.7wn", f"/browse?player={player}",
                     f"/player?name={player}", "/stats/wonders", "/record",
                     f"/record/{recordings[-1] if recordings else 0}"][step]
-            await _get(client, path, "viewer GET", timings)
+            await _get(client, path, f"GET {PAGES[step]}", timings)
 
 
 async def recorder(base: str, answers: int, recordings: list[int], timings: Timings) -> None:
@@ -211,12 +213,15 @@ def main() -> int:
             proc.terminate()
             proc.wait(timeout=10)
     total = sum(len(v) for v in timings.seconds.values())
+    viewers = [t for kind, v in timings.seconds.items() if kind.startswith("GET ") for t in v]
     print(f"server: {base} (one uvicorn worker), {len(games)} games stored; {args.viewers} viewers x "
           f"{args.requests} GETs, {args.recorders} recorders x {args.answers} answers")
     print(f"requests: {total:,} in {wall:.1f} s wall ({total / wall:,.0f}/s); errors: {len(timings.errors)}"
           + (f"; server CPU {cpu:.1f} s" if cpu is not None else ""))
-    for kind, values in timings.seconds.items():
-        print(f"  {kind:<14} {len(values):>6,}  {_percentiles(values)}")
+    if viewers:
+        print(f"  {'viewers, every GET':<21} {len(viewers):>6,}  {_percentiles(viewers)}")
+    for kind, values in sorted(timings.seconds.items()):
+        print(f"  {kind:<21} {len(values):>6,}  {_percentiles(values)}")
     for error in timings.errors[:20]:
         print(f"  error: {error}")
     return 1 if timings.errors else 0
