@@ -2,7 +2,8 @@
 once, with latency percentiles and the errors (there must be none).
 
 ``wnotation serve`` runs as its own process on a free 127.0.0.1 port (uvicorn, one worker, as a club runs it),
-over a fresh data folder holding the bundled replays. Then, concurrently, in one asyncio loop with httpx:
+over a fresh data folder holding the bundled replays (and ``--extra-games`` bot games; deriving their archive
+tables and the Parquet archive is timed first, in this process). Then, concurrently, in one asyncio loop with httpx:
 
 * ``--viewers`` viewers (default 50), each making ``--requests`` GET requests (default 200) in turn through the
   list, a game's viewer page, its 7WN download, the filtered list and a player's page, a stats page, the
@@ -56,17 +57,32 @@ class Timings:
         self.seconds.setdefault(kind, []).append(elapsed)
 
 
-def _seed(data: Path) -> list[tuple[int, list[str]]]:
-    """Fill ``data`` with the bundled replays: ``(game id, its players)`` per stored game."""
+def _seed(data: Path, extra: int) -> list[tuple[int, list[str]]]:
+    """Fill ``data`` with the bundled replays and ``extra`` bot games (greedy, seeds 0 ..., 3 to 7 players), then
+    derive the archive's tables (timed, printed): ``(game id, its players)`` per stored game."""
+    from wnotation.engine.bot import play_game
+    from wnotation.notation import write
+    from wnotation.server.browse import analytics_available
+    from wnotation.server.derived import Derived
     from wnotation.server.store import Store
     from wnotation.server.upload import check_upload
 
     store = Store(data)
     store.set_key(KEY)
-    for path in sorted((ROOT / "replays").glob("*.7wn")):
-        for game in check_upload(path.read_text(encoding="utf-8"), path.name).games:
+    texts = [(p.name, p.read_text(encoding="utf-8")) for p in sorted((ROOT / "replays").glob("*.7wn"))]
+    texts += [(f"bot-{k}.7wn", write(play_game(3 + k % 5, k, "greedy"))) for k in range(extra)]
+    for name, text in texts:
+        for game in check_upload(text, name).games:
             if game.game is not None:
                 store.add_game(game.game)
+    derived = Derived(store)
+    started = time.process_time()
+    count = derived.refresh()
+    print(f"derived tables (SQLite): {count} games in {time.process_time() - started:.2f} CPU s")
+    if analytics_available():
+        started = time.process_time()
+        derived.parquet()
+        print(f"Parquet archive and its zip: {time.process_time() - started:.2f} CPU s")
     return [(g.id, [s[0] for s in g.seats]) for g in store.games()]
 
 
@@ -195,10 +211,12 @@ def main() -> int:
     parser.add_argument("--recorders", type=int, default=5)
     parser.add_argument("--answers", type=int, default=150, help="answers posted per recorder")
     parser.add_argument("--max-seconds", type=float, default=300.0)
+    parser.add_argument("--extra-games", type=int, default=0,
+                        help="bot games stored beside the bundled replays (the viewers read them all)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="wn-bench-server-") as folder:
         data = Path(folder) / "data"
-        games = _seed(data)
+        games = _seed(data, args.extra_games)
         proc, base = _start(data)
         timings = Timings()
         try:

@@ -245,8 +245,11 @@ def _stats_filters(request: Request) -> Any:
                    date_from=_date(request, "from"), date_to=_date(request, "to"))
 
 
-def _stats(request: Request, layout: Layout, csrf: str | None, name: str | None) -> Response:
+def _stats(request: Request, layout: Layout, csrf: str | None) -> Response:
+    """Every stats answer (``/stats``) or one (``/stats/NAME``)."""
     from ..archive.stats import QUERIES
+
+    name: str | None = request.path_params.get("name")
 
     if name is not None and name not in QUERIES:
         raise HTTPException(404, "there is no such stats page")
@@ -278,18 +281,15 @@ def _stats(request: Request, layout: Layout, csrf: str | None, name: str | None)
 def browse_routes(layout: Layout, csrf_of: Callable[[Request], str | None]) -> list[Route]:
     """The browsing routes, each page made with the application's ``layout`` and session check ``csrf_of``."""
 
-    def page(make: Callable[..., Response], *args: Any) -> Callable[[Request], Any]:
+    def page(make: Callable[[Request, Layout, str | None], Response]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             csrf = csrf_of(request)
             try:
-                return await run_in_threadpool(make, request, layout, csrf, *args)
+                return await run_in_threadpool(make, request, layout, csrf)
             except BadQuery as bad:
                 return layout("Not understood", f'<h1>Not understood</h1><p class="bad">{text(str(bad))}.</p>\n',
                               csrf=csrf, status=400)
         return endpoint
-
-    async def stats_one(request: Request) -> Response:
-        return await page(_stats, request.path_params["name"])(request)  # type: ignore[no-any-return]
 
     async def archive_zip(request: Request) -> Response:
         if not analytics_available():
@@ -298,5 +298,5 @@ def browse_routes(layout: Layout, csrf_of: Callable[[Request], str | None]) -> l
         return FileResponse(zipped, media_type="application/zip", filename=ARCHIVE_ZIP)
 
     return [Route("/browse", page(_browse)), Route("/players", page(_players)), Route("/player", page(_player)),
-            Route("/stats", page(_stats, None)), Route("/stats/{name}", stats_one),
+            Route("/stats", page(_stats)), Route("/stats/{name}", page(_stats)),
             Route("/archive.zip", archive_zip)]

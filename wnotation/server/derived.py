@@ -123,6 +123,7 @@ class Derived:
         self.store = store
         self._lock = threading.RLock()
         self._reports: dict[tuple[Any, ...], list[Any]] = {}
+        self._indexed = False
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.store.path, timeout=10, isolation_level=None)
@@ -155,6 +156,14 @@ class Derived:
                     db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('archive_schema', ?)",
                                (str(SCHEMA_VERSION),))
                     db.execute("COMMIT")
+                if not self._indexed:  # what the pages look up by: a game's rows, a player's seats
+                    for name in DERIVED_TABLES:
+                        if name != "cards":
+                            db.execute(f"CREATE INDEX IF NOT EXISTS {_ident('archive_' + name + '_game')} "
+                                       f"ON {_table(name)} (game_id)")
+                    db.execute("CREATE INDEX IF NOT EXISTS archive_seats_player ON archive_seats (player)")
+                    db.execute("CREATE INDEX IF NOT EXISTS archive_index_game ON archive_index (game_id)")
+                    self._indexed = True
                 stored = {int(i) for (i,) in db.execute("SELECT id FROM games")}
                 derived = dict(db.execute("SELECT id, game_id FROM archive_index").fetchall())
             gone = [derived[i] for i in derived if i not in stored]
