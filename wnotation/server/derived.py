@@ -121,7 +121,8 @@ class Derived:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()  # deriving the SQLite tables
+        self._parquet_lock = threading.Lock()  # exporting the Parquet archive and querying it: never under the other
         self._reports: dict[tuple[Any, ...], list[Any]] = {}
         self._indexed = False
 
@@ -262,21 +263,23 @@ class Derived:
     def parquet(self) -> tuple[Path, Path, str]:
         """The Parquet archive of every stored game, its zip and their stamp, exported again (atomically, with
         :func:`wnotation.archive.export.export`) when the games changed. Raises
-        :class:`~wnotation.archive.errors.ArchiveError` without DuckDB."""
+        :class:`~wnotation.archive.errors.ArchiveError` without DuckDB. Holds only the Parquet lock: the list
+        and the player pages go on while an export runs."""
+        with self._parquet_lock:
+            return self._parquet()
+
+    def _parquet(self) -> tuple[Path, Path, str]:
         from ..archive.export import export
 
         folder, zipped = self.store.folder / ARCHIVE_DIR, self.store.folder / ARCHIVE_ZIP
-        with self._lock:
-            stamp = self.stamp()
-            done = self._rows("SELECT value FROM meta WHERE key = 'parquet_stamp'")
-            if done and done[0][0] == stamp and folder.is_dir() and zipped.is_file():
-                return folder, zipped, stamp
-            texts = "\n".join(self.store.texts())
-            export([(ARCHIVE_SOURCE, texts)], folder)
-            _zip_folder(folder, zipped)
-            self._rows("INSERT OR REPLACE INTO meta (key, value) VALUES ('parquet_stamp', ?)", stamp)
+        stamp = self.stamp()
+        done = self._rows("SELECT value FROM meta WHERE key = 'parquet_stamp'")
+        if done and done[0][0] == stamp and folder.is_dir() and zipped.is_file():
             return folder, zipped, stamp
-
+        export([(ARCHIVE_SOURCE, "\n".join(self.store.texts()))], folder)
+        _zip_folder(folder, zipped)
+        self._rows("INSERT OR REPLACE INTO meta (key, value) VALUES ('parquet_stamp', ?)", stamp)
+        return folder, zipped, stamp
 
     def reports(self, filters: Any, names: Sequence[str]) -> list[Any]:
         """The ``stats`` answers ``names`` (:data:`wnotation.archive.stats.QUERIES`) under ``filters``
@@ -284,8 +287,8 @@ class Derived:
         One at a time: an export replacing the archive never runs under a query reading it."""
         from ..archive.stats import connect, prepare, run_query
 
-        with self._lock:
-            folder, _, stamp = self.parquet()
+        with self._parquet_lock:
+            folder, _, stamp = self._parquet()
             key = (stamp, filters, tuple(names))
             if key not in self._reports:
                 con = connect([folder])
