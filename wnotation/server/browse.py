@@ -141,7 +141,7 @@ def _browse(request: Request, layout: Layout, csrf: str | None) -> Response:
     wanted = _game_filter(request)
     derived = _derived(request)
     keep = derived.game_ids(wanted)
-    rows = [g for g in derived.store.games() if g.id in keep]
+    rows = derived.store.games_among(keep)
     choices = derived.choices()
     form = ('<form method="get" action="/browse"><p>'
             + _text_input("Player", "player", wanted.player, choices["player"])
@@ -190,7 +190,7 @@ def _player(request: Request, layout: Layout, csrf: str | None) -> Response:
     if found is None or name is None:
         raise HTTPException(404, "no stored game seats that player")
     keep = derived.game_ids(GameFilter(player=name))
-    games = [g for g in derived.store.games() if g.id in keep]
+    games = derived.store.games_among(keep)
     chart = bar_chart(f"{name}: games by Wonder", [((w, side), n) for w, side, n, _, _ in found.wonders])
     body = (f'<header><p><a href="/players">\u2190 Players</a></p><h1 class="rt">{text(found.name)}</h1>'
             f"</header>\n<main>\n<p>{_count(found.games, 'game')} ({found.complete} complete), "

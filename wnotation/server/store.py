@@ -182,6 +182,12 @@ class Store:
             rows = [r for r in rows if any(s[0] == player for s in r.seats)]
         return rows
 
+    def games_among(self, ids: set[int]) -> list[GameRow]:
+        """The games of ``ids`` (the rest ignored), in :meth:`games`'s order; only those rows are read."""
+        return [_game_row(r) for r in self._rows(
+            "SELECT id, title, date, event, seats, totals, winners, errors, uploaded, file FROM games "
+            "WHERE id IN (SELECT value FROM json_each(?)) ORDER BY date = '', date DESC, id", json.dumps(sorted(ids)))]
+
     # games being recorded at the table
 
     def add_recording(self, header: str) -> int:
