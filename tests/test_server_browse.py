@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +31,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from wnotation.notation import read_games  # noqa: E402
 from wnotation.archive.schema import TABLES, columns, game_id  # noqa: E402
 from wnotation.archive.stats import QUERIES, Filters, run_stats  # noqa: E402
 from wnotation.server import browse  # noqa: E402
@@ -44,6 +46,10 @@ HOSTILE = ROOT / "tests" / "hostile"
 KEY = "the club's key"
 CSRF_RE = re.compile(r'name="csrf" value="([^"]+)"')
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+def read_games_of(path: Path) -> list[Any]:
+    return list(read_games(path))
 
 
 def fill(store: Store, paths: list[Path] = REPLAYS) -> None:
@@ -146,8 +152,17 @@ def test_the_derived_tables_follow_the_games_added_removed_and_a_new_schema(tmp_
     with sqlite3.connect(store.path) as db:
         assert db.execute("SELECT count(*) FROM archive_seats WHERE game_id = ?", (gid,)).fetchone()[0] == 0
         assert db.execute("SELECT count(*) FROM archive_games").fetchone()[0] == 2
+        other = db.execute("SELECT id FROM games ORDER BY id LIMIT 1").fetchone()[0]
+        db.execute("UPDATE games SET text = ?, digest = 'another text' WHERE id = ?",  # the same id, another game
+                   (REPLAYS[-1].read_text(encoding="utf-8"), other))
+    assert derived.refresh() == 1
+    with sqlite3.connect(store.path) as db:
+        names = {r[0] for r in db.execute("SELECT s.player FROM archive_seats AS s JOIN archive_index AS i "
+                                          "USING (game_id) WHERE i.id = ?", (other,))}
+        assert names == {s.name for s in read_games_of(REPLAYS[-1])[0].seats}
+        assert db.execute("SELECT count(*) FROM archive_games").fetchone()[0] == 2
         db.execute("UPDATE meta SET value = '1' WHERE key = 'archive_schema'")  # rows of an older schema
-    assert derived.refresh() == 2
+    assert Derived(store).refresh() == 2  # a new server derives them again
 
 
 # the list, filtered

@@ -83,8 +83,13 @@ def _sqlite_value(value: Any, kind: str) -> Any:
 
 _INDEX_SQL = """CREATE TABLE IF NOT EXISTS archive_index (
   id INTEGER PRIMARY KEY,      -- games.id: the stored game these rows were derived from
+  digest TEXT NOT NULL,        -- games.digest of the text they were derived from
   game_id INTEGER NOT NULL     -- its key in every archive_ table (archive.schema.game_id of its text)
 )"""
+#: True when every stored game (id and digest) has its derived rows and no other game has: nothing to do.
+_IN_STEP_SQL = """SELECT (SELECT count(*) FROM games) = (SELECT count(*) FROM archive_index)
+  AND NOT EXISTS (SELECT 1 FROM games AS g LEFT JOIN archive_index AS i ON i.id = g.id AND i.digest = g.digest
+                  WHERE i.id IS NULL)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +129,7 @@ class Derived:
         self._lock = threading.Lock()  # deriving the SQLite tables
         self._parquet_lock = threading.Lock()  # exporting the Parquet archive and querying it: never under the other
         self._reports: dict[tuple[Any, ...], list[Any]] = {}
-        self._indexed = False
+        self._ready = False  # the tables set up (and of this schema version) by this instance
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.store.path, timeout=10, isolation_level=None)
@@ -138,65 +143,83 @@ class Derived:
     # keeping the SQLite tables in step
 
     def refresh(self) -> int:
-        """Derive the games stored since the last refresh and drop the rows of games no longer stored; a schema
-        version other than the one the rows were made with derives every game again. Returns the games derived.
-        Cost: one parse and one replay per new game, none when nothing changed (two small queries)."""
-        from ..archive.rows import card_rows, piece_rows
-
+        """Derive the games stored since the last refresh and drop the rows of games no longer stored (a game is
+        its id and its text's digest); a schema version other than the one the rows were made with derives every
+        game again. Returns the games derived. Cost: one parse and one replay per new game; when nothing changed,
+        one query and no lock, so that pages read in parallel."""
+        if self._ready:
+            with closing(self._connect()) as db:
+                if db.execute(_IN_STEP_SQL).fetchone()[0]:
+                    return 0
         with self._lock:
+            if not self._ready:
+                self._set_up()
             with closing(self._connect()) as db:
-                db.execute(_INDEX_SQL)
-                version = db.execute("SELECT value FROM meta WHERE key = 'archive_schema'").fetchone()
-                if version is None or version[0] != str(SCHEMA_VERSION):
-                    db.execute("BEGIN IMMEDIATE")
-                    for name in DERIVED_TABLES:
-                        db.execute(f"DROP TABLE IF EXISTS {_table(name)}")
-                        db.execute(_create_sql(name))
-                    db.execute("DELETE FROM archive_index")
-                    db.executemany(_insert_sql("cards"), [_converted("cards", r) for r in card_rows()])
-                    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('archive_schema', ?)",
-                               (str(SCHEMA_VERSION),))
-                    db.execute("COMMIT")
-                if not self._indexed:  # what the pages look up by: a game's rows, a player's seats
-                    for name in DERIVED_TABLES:
-                        if name != "cards":
-                            db.execute(f"CREATE INDEX IF NOT EXISTS {_ident('archive_' + name + '_game')} "
-                                       f"ON {_table(name)} (game_id)")
-                    db.execute("CREATE INDEX IF NOT EXISTS archive_seats_player ON archive_seats (player)")
-                    db.execute("CREATE INDEX IF NOT EXISTS archive_index_game ON archive_index (game_id)")
-                    self._indexed = True
-                stored = {int(i) for (i,) in db.execute("SELECT id FROM games")}
-                derived = dict(db.execute("SELECT id, game_id FROM archive_index").fetchall())
-            gone = [derived[i] for i in derived if i not in stored]
-            new = sorted(stored - set(derived))
-            made: list[tuple[int, int, dict[str, list[tuple[Any, ...]]]]] = []
-            for game in new:  # derived outside any transaction: the replays are the cost
-                text = self.store.game_text(game)
-                if text is None:  # deleted meanwhile
-                    continue
-                rows = piece_rows(text, ARCHIVE_SOURCE, 0, 1)
-                gids = [r[0] for r in rows.tables["games"]]
-                if len(gids) == 1:
-                    made.append((game, gids[0], rows.tables))
-            if not gone and not made:
-                return 0
+                stored = dict(db.execute("SELECT id, digest FROM games").fetchall())
+                derived = dict(db.execute("SELECT id, digest FROM archive_index").fetchall())
+            made = self._derive({game: digest for game, digest in stored.items() if derived.get(game) != digest})
             with closing(self._connect()) as db:
-                db.execute("BEGIN IMMEDIATE")  # another process may have derived some meanwhile: checked again
-                present = dict(db.execute("SELECT id, game_id FROM archive_index").fetchall())
-                gone = [gid for gid in gone if gid in present.values()]
-                made = [m for m in made if m[0] not in present]
-                for gid in gone:
-                    for name in DERIVED_TABLES:
-                        if name != "cards":
-                            db.execute(f"DELETE FROM {_table(name)} WHERE game_id = ?", (gid,))
-                    db.execute("DELETE FROM archive_index WHERE game_id = ?", (gid,))
-                for game, gid, tables in made:
+                db.execute("BEGIN IMMEDIATE")  # read again: another process may have changed either meanwhile
+                stored = dict(db.execute("SELECT id, digest FROM games").fetchall())
+                present = {r[0]: (r[1], r[2]) for r in db.execute("SELECT id, digest, game_id FROM archive_index")}
+                for game, (digest, gid) in present.items():
+                    if stored.get(game) != digest:
+                        for name in DERIVED_TABLES:
+                            if name != "cards":
+                                db.execute(f"DELETE FROM {_table(name)} WHERE game_id = ?", (gid,))
+                        db.execute("DELETE FROM archive_index WHERE id = ?", (game,))
+                kept = {g: p for g, p in present.items() if stored.get(g) == p[0]}
+                count = 0
+                for game, digest, gid, tables in made:
+                    if stored.get(game) != digest or game in kept:
+                        continue
                     for name, rows_of in tables.items():
                         if name != "cards" and rows_of:
                             db.executemany(_insert_sql(name), [_converted(name, r) for r in rows_of])
-                    db.execute("INSERT INTO archive_index (id, game_id) VALUES (?, ?)", (game, gid))
+                    db.execute("INSERT INTO archive_index (id, digest, game_id) VALUES (?, ?, ?)", (game, digest, gid))
+                    count += 1
                 db.execute("COMMIT")
-            return len(made)
+            return count
+
+    def _derive(self, games: dict[int, str]) -> list[tuple[int, str, int, dict[str, list[tuple[Any, ...]]]]]:
+        """The rows of each game of ``games`` (id -> digest), outside any transaction: the replays are the cost."""
+        from ..archive.rows import piece_rows
+
+        made = []
+        for game, digest in sorted(games.items()):
+            text = self.store.game_text(game)
+            if text is None:  # deleted meanwhile
+                continue
+            rows = piece_rows(text, ARCHIVE_SOURCE, 0, 1)
+            gids = [r[0] for r in rows.tables["games"]]
+            if len(gids) == 1:
+                made.append((game, digest, gids[0], rows.tables))
+        return made
+
+    def _set_up(self) -> None:
+        """The derived tables and their indexes, made again (empty) for another schema version."""
+        from ..archive.rows import card_rows
+
+        with closing(self._connect()) as db:
+            version = db.execute("SELECT value FROM meta WHERE key = 'archive_schema'").fetchone()
+            if version is None or version[0] != str(SCHEMA_VERSION):
+                db.execute("BEGIN IMMEDIATE")
+                for name in DERIVED_TABLES:
+                    db.execute(f"DROP TABLE IF EXISTS {_table(name)}")
+                    db.execute(_create_sql(name))
+                db.execute("DROP TABLE IF EXISTS archive_index")
+                db.executemany(_insert_sql("cards"), [_converted("cards", r) for r in card_rows()])
+                db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('archive_schema', ?)",
+                           (str(SCHEMA_VERSION),))
+                db.execute("COMMIT")
+            db.execute(_INDEX_SQL)
+            for name in DERIVED_TABLES:  # what the pages look up by: a game's rows, a player's seats
+                if name != "cards":
+                    db.execute(f"CREATE INDEX IF NOT EXISTS {_ident('archive_' + name + '_game')} "
+                               f"ON {_table(name)} (game_id)")
+            db.execute("CREATE INDEX IF NOT EXISTS archive_seats_player ON archive_seats (player)")
+            db.execute("CREATE INDEX IF NOT EXISTS archive_index_game ON archive_index (game_id)")
+        self._ready = True
 
     # what the pages ask
 
