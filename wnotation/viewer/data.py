@@ -18,6 +18,7 @@ from ..diagnostics import is_check_only
 from ..notation import NotationError, format_action, parse, write
 from ..model.record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
 from ..formats.render import SCORE_ROWS, city_data, describe_address, score_data, score_rows, sheet_lines
+from .wins import with_wins
 
 #: Bump when the shape of :func:`game_data` changes (the page's script reads it).
 DATA_VERSION = 1
@@ -362,7 +363,7 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         # the lines keyed by the rows the page draws (D.rows); the seats' boards are in "seats" above
         final = {"seats": sheet_lines(replay.scores), "winners": score_data(record, replay.scores)["winners"],
                  "tie_break": tie_break(names, replay.scores)}
-    return {
+    return with_wins({
         "version": DATA_VERSION,
         "title": game_title(record),
         "date": record.date,
@@ -381,7 +382,7 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         "positions": positions,
         "final": final,
         "variations": _variations_data(shown, replay, lines_of, view_seat, line0),
-    }
+    }, shown, addresses)  # the computed analysis, when the record carries it (wins.py)
 
 
 def _variations_data(shown: Record, replay: Replay, lines_of: Replay, view_seat: int | None,
