@@ -228,7 +228,7 @@ def _report_section(report: Any, link: bool) -> str:
         chart = bar_chart(f"{title} ({column.replace('_', ' ')})", [(tuple(row[k] for k in named), None if row[at] is None else float(row[at]))
                                   for row in report.rows], rate=rate)
     head = "".join(f'<th scope="col">{text(c.replace("_", " "))}</th>' for c in report.columns)
-    rows = "".join("<tr>" + "".join(f'<td data-h="{text(c)}">{_cell(c, v)}</td>' for c, v in zip(report.columns, row))
+    rows = "".join("<tr>" + "".join(f'<td data-h="{text(c.replace("_", " "))}">{_cell(c, v)}</td>' for c, v in zip(report.columns, row))
                    + "</tr>" for row in report.rows)
     table = (f'<table class="games"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
              if report.rows else "<p>No games to count.</p>")

@@ -14,12 +14,13 @@ from ..viewer.svg import FONT, xml_text
 #: How many rows a chart draws at most (the table beside it has them all).
 MAX_BARS = 30
 BAR_COLOUR = "#2f6fb5"
-_LABEL_WIDTH, _BAR_WIDTH, _ROW, _TOP = 230, 330, 20, 26
+#: Sizes in px: a chart is 360 wide, so that it fits a phone (390 CSS px less the page's padding).
+_LABEL_WIDTH, _BAR_WIDTH, _ROW, _TOP = 150, 160, 20, 26
 
 
-def _label(values: Sequence[Any]) -> str:
+def _label(values: Sequence[Any], most: int = 22) -> str:
     shown = " ".join(str(v) for v in values if v is not None and str(v) != "")
-    return shown if len(shown) <= 34 else shown[:33] + "\u2026"
+    return shown if len(shown) <= most else shown[:most - 1] + "\u2026"
 
 
 def _number(value: float, rate: bool) -> str:
@@ -33,11 +34,11 @@ def bar_chart(title: str, rows: Sequence[tuple[Sequence[Any], float | None]], *,
     values = [float(v) for _, v in drawn if v is not None]
     top = 1.0 if rate else max([abs(v) for v in values] + [1e-9])
     height = _TOP + _ROW * len(drawn) + 8
-    width = _LABEL_WIDTH + _BAR_WIDTH + 70
+    width = _LABEL_WIDTH + _BAR_WIDTH + 50
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="{xml_text(title)}" font-family="{FONT}" '
              f'font-size="12"><title>{xml_text(title)}</title>',
-             f'<text x="0" y="16" font-weight="bold">{xml_text(title)}</text>']
+             f'<text x="0" y="16" font-weight="bold">{xml_text(_label([title], 50))}</text>']
     for k, (label, value) in enumerate(drawn):
         y = _TOP + _ROW * k
         parts.append(f'<text x="{_LABEL_WIDTH - 6}" y="{y + 14}" text-anchor="end">{xml_text(_label(label))}</text>')
