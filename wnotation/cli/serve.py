@@ -18,7 +18,9 @@ and, with the club key, upload of .7wn files and recording a game (or its
 score pad) from a phone, which anyone can watch live. At first start the key
 is read from WNOTATION_CLUB_KEY, asked for on a terminal, or made up and
 printed once; --new-key sets it again. It binds 127.0.0.1, only this machine:
---host 0.0.0.0 lets phones on the same network in. docs/howto/server.md says
+--host 0.0.0.0 lets phones on the same network in. Reading is public unless
+--private (kept for the next starts until --public): then every page needs
+the club key. docs/howto/server.md says
 more. Needs the server extra: pip install 'wnotation[server]'.
 
 \b
@@ -26,6 +28,7 @@ Examples:
   wnotation serve
   wnotation serve --data club-games --port 8036
   wnotation serve --host 0.0.0.0 --data club-games
+  wnotation serve --host 0.0.0.0 --data club-games --private
   WNOTATION_CLUB_KEY='a new key' wnotation serve --data club-games --new-key"""
 
 #: The environment variable a first start reads the club key from (for scripts and services).
@@ -105,7 +108,10 @@ def _addresses(host: str, port: int) -> list[str]:
               help="The folder holding the club's database (created when missing).")
 @click.option("--new-key", is_flag=True,
               help="Set a new club key (as a first start sets it) before serving; every open session ends.")
-def serve(host: str, port: int, data: str, new_key: bool) -> None:
+@click.option("--private/--public", "private", default=None,
+              help="Reading needs the club key too (--private) or not (--public); kept in the data folder for the "
+                   "next starts [default: as last set, public at first].")
+def serve(host: str, port: int, data: str, new_key: bool, private: bool | None) -> None:
     """Serve the club's games until interrupted (Ctrl-C)."""
     from ..server import STARLETTE_MISSING, starlette_available
 
@@ -124,6 +130,8 @@ def serve(host: str, port: int, data: str, new_key: bool) -> None:
         store.set_key(key)
         if show:
             click.echo(f"club key (shown once, keep it; set {KEY_VARIABLE} at first start to choose it): {key}")
+    if private is not None:
+        store.set_private_reading(private)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -135,7 +143,7 @@ def serve(host: str, port: int, data: str, new_key: bool) -> None:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     bound = sock.getsockname()[1]
     click.echo(f"wnotation serve: {' or '.join(_addresses(host, bound))} (data in {os.path.abspath(data)}); "
-               "Ctrl-C stops it")
+               f"{'reading needs the club key; ' if store.private_reading() else ''}Ctrl-C stops it")
     sys.stdout.flush()
     try:
         club_server(data).run(sockets=[sock])

@@ -5,8 +5,10 @@ uploaded, downloaded and recorded from a phone over HTTP on the local network.
 standard library; :mod:`.upload` checks an uploaded file with the library's reader and engine; :mod:`.keys`
 hashes the key and makes session and CSRF tokens; :mod:`.recording` drives the recorder's session (turn by turn
 or a score pad) for a game recorded from a phone; :mod:`.live` pushes each answer to the watch pages' event
-streams; :mod:`.app` is the Starlette application and its pages. Not here yet: keyed reading, the Parquet archive
-and the stats pages.
+streams; :mod:`.derived` derives the archive's tables (in SQLite, and the Parquet archive) from the stored texts;
+:mod:`.browse` is the filtered list, the player pages, the stats pages (:mod:`.charts` draws their bar charts) and
+the Parquet download; :mod:`.reading` keeps reading private when the club asks; :mod:`.app` is the Starlette
+application and its pages.
 """
 
 from __future__ import annotations

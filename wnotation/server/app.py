@@ -29,8 +29,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..model.record import Record
 from ..recorder.session import Session
 from ..viewer.html import asset, csp, text
+from .browse import browse_routes
+from .derived import Derived
 from .keys import new_token, same
 from .live import Feed, Snapshot, StreamsFull
+from .reading import keyed_reading
 from .recording import MAX_ANSWER_CHARS, PAD, TURNS, Live, PadRecording, Recordings, RecordingError, make_header
 from .store import GameRow, Store
 from .upload import MAX_UPLOAD_BYTES, UploadCheck, UploadRefused, check_upload, decode
@@ -40,7 +43,7 @@ LOGIN_COOKIE = "wn_login"
 #: The multipart overhead allowed above the file itself (boundaries, the CSRF field, a pasted text's field name).
 _FORM_SLACK = 64 * 1024
 
-_EXTRA_CSS = """nav { display: flex; gap: 1rem; margin: 0 0 .8rem; font-size: .95rem; }
+_EXTRA_CSS = """nav { display: flex; flex-wrap: wrap; gap: 0 1rem; margin: 0 0 .8rem; font-size: .95rem; }
 form.inline { display: inline; } button { padding: .35rem .9rem; }
 textarea { width: 100%; max-width: 60rem; min-height: 8rem; font: 13px/1.4 ui-monospace, monospace; }
 input[type=password] { font: inherit; padding: .3rem; }
@@ -131,7 +134,8 @@ def layout(title: str, body: str, *, csrf: str | None = None, status: int = 200,
                    f'value="{text(csrf)}"><button type="submit">Log out</button></form>')
     else:
         session = '<a href="/login">Log in</a>'
-    nav = f'<nav><a href="/">Games</a><a href="/upload">Upload</a><a href="/record">Record</a>{session}</nav>\n'
+    nav = (f'<nav><a href="/">Games</a><a href="/browse">Find</a><a href="/players">Players</a><a href="/stats">Stats'
+           f'</a><a href="/upload">Upload</a><a href="/record">Record</a>{session}</nav>\n')
     page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f'<meta http-equiv="Content-Security-Policy" content="{text(policy)}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -716,9 +720,10 @@ def create_app(data: str | Path, *, feed: Feed | None = None, **starlette: Any) 
         Route("/record/{recording_id:int}", record_page, methods=["GET"]),
         Route("/record/{recording_id:int}", record_answer, methods=["POST"]),
         Route("/record/{recording_id:int}/events", record_events, methods=["GET"]),
-    ]
+    ] + browse_routes(layout, _csrf)
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, **starlette)
     app.state.store = Store(data)
     app.state.login_lock = asyncio.Lock()
     app.state.recordings = Recordings(app.state.store, feed)
-    return SecurityHeaders(app)
+    app.state.derived = Derived(app.state.store)
+    return SecurityHeaders(keyed_reading(app, app.state.store, SESSION_COOKIE))

@@ -143,6 +143,15 @@ class Store:
     def close_session(self, token: str) -> None:
         self._rows("DELETE FROM sessions WHERE id = ?", token_id(token))
 
+    # who may read
+
+    def private_reading(self) -> bool:
+        """Whether reading (the list, the games, the downloads, every page) needs the club key too."""
+        return self._rows("SELECT value FROM meta WHERE key = 'private_reading'") == [("1",)]
+
+    def set_private_reading(self, private: bool) -> None:
+        self._rows("INSERT OR REPLACE INTO meta (key, value) VALUES ('private_reading', ?)", "1" if private else "0")
+
     # games
 
     def add_game(self, game: NewGame) -> tuple[int, bool]:
@@ -176,6 +185,12 @@ class Store:
         if player is not None:
             rows = [r for r in rows if any(s[0] == player for s in r.seats)]
         return rows
+
+    def games_among(self, ids: set[int]) -> list[GameRow]:
+        """The games of ``ids`` (the rest ignored), in :meth:`games`'s order; only those rows are read."""
+        return [_game_row(r) for r in self._rows(
+            "SELECT id, title, date, event, seats, totals, winners, errors, uploaded, file FROM games "
+            "WHERE id IN (SELECT value FROM json_each(?)) ORDER BY date = '', date DESC, id", json.dumps(sorted(ids)))]
 
     # games being recorded at the table
 
