@@ -229,7 +229,7 @@ def test_the_list_by_player(client, data):
     assert "2 games" in client.get("/").text
     marta = client.get("/?player=Marta").text
     assert "1 game," in marta and "Priya" in marta and "Cat" not in marta
-    assert 'href="/?player=Marta"' in marta
+    assert 'href="/player?name=Marta"' in marta  # each name links the player's page
 
 
 # limits

@@ -320,7 +320,8 @@ def test_private_reading_needs_the_club_key_for_every_page(tmp_path):
         assert "frame-ancestors 'none'" in shut.headers["content-security-policy"]
         assert "Marta" not in shut.text
     assert client.post("/upload", data={}, follow_redirects=False).headers["location"] == "/login"
-    assert client.get("/login").status_code == 200
+    login = client.get("/login")
+    assert login.status_code == 200 and "Reading, uploading and recording the club’s games need the club key" in login.text
     log_in(client)
     for path in READ_PATHS:
         assert client.get(path).status_code == (404 if path == "/nowhere" else 200), path
@@ -329,6 +330,7 @@ def test_private_reading_needs_the_club_key_for_every_page(tmp_path):
 
 
 def test_public_reading_needs_no_key(reader):
+    assert "reading is open to all" in reader.get("/login").text
     for path in READ_PATHS:
         assert reader.get(path, follow_redirects=False).status_code == (404 if path == "/nowhere" else 200), path
 

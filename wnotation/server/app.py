@@ -171,7 +171,7 @@ def _csrf(request: Request) -> str | None:
 
 
 def _seats(row: GameRow) -> str:
-    return "<br>".join(f'<a href="/?player={quote(name)}"><span class="rt">{text(name)}</span></a> '
+    return "<br>".join(f'<a href="/player?name={quote(name, safe="")}"><span class="rt">{text(name)}</span></a> '
                        f"({text(wonder)} {text(side)})" for name, wonder, side in row.seats)
 
 
@@ -243,7 +243,9 @@ async def back_to_list(request: Request) -> Response:
 async def login_form(request: Request, message: str = "", status: int = 200) -> Response:
     token = new_token()
     note = f'<p class="bad">{text(message)}</p>' if message else ""
-    body = (f"<h1>Log in</h1>{note}<p>Uploading games needs the club key.</p>"
+    needs = ("Reading, uploading and recording the club’s games need the club key." if _store(request).private_reading()
+             else "Uploading and recording games need the club key; reading is open to all.")
+    body = (f"<h1>Log in</h1>{note}<p>{needs}</p>"
             '<form method="post" action="/login"><p><label>Club key <input type="password" name="key" '
             f'autocomplete="current-password" required></label></p><input type="hidden" name="csrf" '
             f'value="{text(token)}"><p><button type="submit">Log in</button></p></form>\n')
