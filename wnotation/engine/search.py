@@ -73,7 +73,8 @@ def _deal(game: Game, guilds: Sequence[str], rng: deck.SplitMix64) -> None:
         game.apply(e)
 
 
-def _move(game: Game, a: LegalAction) -> Move:
+def as_move(game: Game, a: LegalAction) -> Move:
+    """``a`` as the play ``play_turn`` takes: its purchase when not the default, turn 6's discard (R-LAST)."""
     discard = (a.discard,) if game.turn == 5 and not a.keeps and a.discard is not None else ()
     return Move(a.seat, a.use, a.card, None if a.default else (a.purchase.left, a.purchase.right), discard)
 
@@ -93,7 +94,7 @@ def finish(game: Game, guilds: Sequence[str], rng: deck.SplitMix64) -> None:
                 picks[s] = (card.name if card is not None else None,)
             play_picks(game, picks, game.address)
         elif acting:
-            play_turn(game, [_move(game, _GREEDY.choose(game, s, rng)) for s in acting])
+            play_turn(game, [as_move(game, _GREEDY.choose(game, s, rng)) for s in acting])
         else:
             for e in end_age(game):
                 game.apply(e)
@@ -106,10 +107,8 @@ def candidates(state: Game, seat: int) -> tuple[tuple[LegalAction, ...], ...]:
     out (R-BABYLON-N1), as the bots leave them out."""
     options = choices(plays(state, seat))
     receiver = _receiver(state.age, seat, state.players)
-    snapshot = state.snapshot()
-
     def denial(p: Play) -> float:
-        return estimate(snapshot, receiver, "build", p.card, p.card.cost.coins)
+        return estimate(state, receiver, "build", p.card, p.card.cost.coins)
 
     out: list[tuple[LegalAction, ...]] = []
     for use in ("build", "stage", "sell"):
@@ -151,11 +150,11 @@ class SearchPolicy:
             world = determinise(state, seat, rng)
             guilds = tuple(g.name for g in deck.shuffle(load().guilds, rng)[: deck.guild_count(state.players)])
             start = Game(world)
-            others = [_move(start, _GREEDY.choose(start, s, rng)) for s in seats_to_act(world) if s != seat]
+            others = [as_move(start, _GREEDY.choose(start, s, rng)) for s in seats_to_act(world) if s != seat]
             after = rng.next()
             for k, option in enumerate(options):
                 game = Game(world)
-                play_turn(game, sorted([*others, _move(game, option[0])], key=lambda m: m.seat))
+                play_turn(game, sorted([*others, as_move(game, option[0])], key=lambda m: m.seat))
                 finish(game, guilds, deck.SplitMix64(after))
                 sheet = score([city_view(c) for c in game.cities])
                 winners = sheet.winners()
