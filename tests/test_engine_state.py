@@ -153,3 +153,46 @@ def test_a_citys_supply_summaries_follow_its_production_as_it_grows():
     c.add(stage)
     assert c.tradable == tradable and set(stage.sources) <= set(c.own)
     assert g.snapshot().cities[0].own == c.own
+
+
+def test_city_fields_are_declared_once_and_typed_alike_on_the_aggregate():
+    """``City`` is the one list of a city's fields: ``CityState`` holds, copies in and snapshots exactly those (its
+    slots and ``__init__``/``snapshot`` read ``CITY_FIELDS``), and types each as ``City`` does."""
+    from wnotation.engine import COMPILED
+    from wnotation.engine.state import CITY_FIELDS, City, CityState
+
+    assert CITY_FIELDS == City._fields
+    if not COMPILED:  # a mypyc class keeps neither: its attributes are laid out from the same annotations
+        assert tuple(CityState.__slots__[:len(CITY_FIELDS)]) == CITY_FIELDS
+        hints, declared = typing.get_type_hints(City), typing.get_type_hints(CityState)
+        assert {f: declared.get(f) for f in CITY_FIELDS} == {f: hints[f] for f in CITY_FIELDS}
+    s = position(TABLE, hands=[["Altar"]] * 3)
+    for city in s.cities:
+        assert CityState(city).snapshot() is city  # a city not changed since is shared
+        copy = CityState(city)
+        copy.snapshot_taken = None
+        assert copy.snapshot() == city and copy.snapshot() is not city
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_a_snapshot_is_never_stale_whatever_event_changed_the_city(players):
+    """Snapshots share unchanged cities; a city changed by any mutator must not hand out its old snapshot (each
+    mutator takes the city it changes from ``CityState.changing``). A snapshot taken after every event of whole
+    games equals the city made afresh from the aggregate's fields, and one taken again at once is the same object."""
+    from wnotation.engine import replay
+    from wnotation.engine.bot import play_game
+    from wnotation.engine.state import CITY_FIELDS, City, Game, initial
+
+    seen: set[type] = set()
+    for seed in range(4):
+        r = replay(play_game(players, seed, "random" if seed % 2 else "greedy"))
+        g = Game(initial(r.final.table))
+        for e in r.events:
+            g.apply(e)
+            seen.add(type(e))
+            taken = g.snapshot()
+            for c, city in zip(g.cities, taken.cities):
+                assert city == City(*(getattr(c, f) for f in CITY_FIELDS)), (type(e).__name__, c.seat)
+            assert all(a is b for a, b in zip(g.snapshot().cities, taken.cities))
+        assert g.snapshot() == r.final
+    assert {ev.CardBuilt, ev.StageBuilt, ev.CoinsPaid, ev.CoinsGained, ev.ConflictResolved} <= seen

@@ -291,7 +291,7 @@ def assert_server_page(document: str) -> None:
     parser.feed(document)
     allowed = {"html", "head", "meta", "title", "style", "body", "nav", "a", "form", "input", "button", "h1", "p",
                "header", "main", "table", "thead", "tbody", "tr", "th", "td", "span", "br", "ol", "li", "pre",
-               "label", "textarea", "h2", "select", "option", "datalist"}
+               "label", "textarea", "h2", "select", "option", "datalist", "fieldset", "legend", "div"}
     for tag, attrs in parser.tags:
         assert tag in allowed, tag
         assert not any(name.startswith("on") for name in attrs), (tag, attrs)

@@ -1,8 +1,9 @@
 """Archive rows from the engine: one game's Record and Replay become rows of games, seats, plays, military and
 findings (column order as in :mod:`.schema`), and a piece of a file becomes the rows of its games.
 
-A visitor of the engine's walk (:mod:`wnotation.engine.walk`: each turn's seat outcomes, each Age's battles)
-and a reader of the findings and score sheet: nothing here decides a rule or reads an event. What a purchase paid
+A visitor of the engine's walk (:mod:`wnotation.engine.walk`, given the record: each turn's seat outcomes tied to
+the written actions, why the others were not played, each Age's battles) and a reader of the findings and score
+sheet: nothing here decides a rule (not even which written action counts, R-TURN) or reads an event. What a purchase paid
 and bought is the outcome's (the units its coins bought, whichever way the record states the purchase, or the
 engine's choice when it leaves it out, R-TRADE-MINIMAL). Writing the rows is :mod:`.store`'s job. No DuckDB here: rows are plain tuples.
 """
@@ -10,7 +11,7 @@ engine's choice when it leaves it out, R-TRADE-MINIMAL). Writing the rows is :mo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -133,12 +134,14 @@ def _tally(diagnostics: Sequence[object]) -> dict[str, int]:
 
 
 class _Seen(Visitor):
-    """The main line's turns by ``(age, turn)``, each its seats' outcomes (the engine's walk), the stages each seat
-    built and the military rows. Variations are not archived."""
+    """What the engine's walk (given the record) says of the main line: the outcome of each written action it
+    played and why it did not play the others, both by ``(place of the written turn, index of the action)``, the
+    stages each seat built and the military rows. Variations are not archived."""
 
     def __init__(self, gid: int, n: int) -> None:
         self.gid = gid
-        self.turns: dict[tuple[int, int], Mapping[int, SeatOutcome]] = {}
+        self.played: dict[tuple[int, int], SeatOutcome] = {}
+        self.missed: dict[tuple[int, int], str] = {}
         self.stages = [0] * n
         self.military: list[Row] = []
         self.depth = 0
@@ -152,10 +155,16 @@ class _Seen(Visitor):
     def turn(self, turn: TurnView) -> None:
         if self.depth:
             return
-        self.turns[(turn.age, turn.number)] = turn.seats
+        at = turn.written_at
         for seat, out in turn.seats.items():
             if out.placed == "staged":
                 self.stages[seat - 1] += 1
+            if at is not None and out.index is not None:
+                self.played[(at, out.index)] = out
+
+    def unplayed(self, line: str, at: int, index: int, why: str) -> None:
+        if not line:
+            self.missed[(at, index)] = why
 
     def end_age(self, age: int, battles: tuple[Battle, ...]) -> None:
         if not self.depth:
@@ -167,21 +176,15 @@ def _plays(record: Record, seen: _Seen, gid: int, line0: int, errors_at: dict[tu
            rows: list[Row]) -> int:
     """Append a plays row for each action of ``record`` to ``rows``; returns how many."""
     before = len(rows)
-    seen_turns: set[tuple[int, int]] = set()
     append = rows.append
-    for turn in record.turns:
+    for at, turn in enumerate(record.turns):
         age, number = turn.age, turn.number
-        key = (age, number)
-        t = seen.turns.get(key) if key not in seen_turns else None
-        missed = "not-replayed" if key not in seen_turns and t is None else "ignored"
-        seen_turns.add(key)
-        acted: set[int] = set()
         address = f"{_NUMERALS[age]}.{number}"
         six, extra = number == 6, number == 7
-        for a in turn.actions:
+        for index, a in enumerate(turn.actions):
             seat = a.seat
-            play = t.get(seat) if t is not None and seat not in acted else None
-            acted.add(seat)
+            play = seen.played.get((at, index))
+            missed = seen.missed.get((at, index), "ignored")  # played, but placing nothing: ignored
             span = a.span
             if span is None:
                 line = column = None
@@ -293,7 +296,7 @@ def game_rows(record: Record, played: Replay, *, gid: int, source: str, index: i
             errors_at[(d.line, d.column)] = errors_at.get((d.line, d.column), 0) + 1
     n = record.players
     seen = _Seen(gid, n)
-    walk(played, seen)
+    walk(played, seen, record)
     actions = _plays(record, seen, gid, line0, errors_at, tables["plays"])
     sheet = played.scores
     built = seen.stages

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+from typing import Any
 
 import click
 
@@ -13,12 +14,12 @@ from .errors import UserError
 SERVE_EPILOG = """\b
 Serves the club's games from one folder (--data, created at first start with
 its SQLite database): the game list, each game in the viewer, download as 7WN,
-and, with the club key, upload of .7wn files and recording a game from a
-phone. At first start the key is read from WNOTATION_CLUB_KEY, asked for on a
-terminal, or made up and printed once; --new-key sets it again. It binds
-127.0.0.1, only this machine: --host 0.0.0.0 lets phones on the same network
-in. docs/howto/server.md says more. Needs the server extra:
-pip install 'wnotation[server]'.
+and, with the club key, upload of .7wn files and recording a game (or its
+score pad) from a phone, which anyone can watch live. At first start the key
+is read from WNOTATION_CLUB_KEY, asked for on a terminal, or made up and
+printed once; --new-key sets it again. It binds 127.0.0.1, only this machine:
+--host 0.0.0.0 lets phones on the same network in. docs/howto/server.md says
+more. Needs the server extra: pip install 'wnotation[server]'.
 
 \b
 Examples:
@@ -29,6 +30,28 @@ Examples:
 
 #: The environment variable a first start reads the club key from (for scripts and services).
 KEY_VARIABLE = "WNOTATION_CLUB_KEY"
+#: Seconds uvicorn's shutdown waits for a response still being sent before it cancels it.
+SHUTDOWN_GRACE = 3
+
+
+def club_server(data: str, **config: Any) -> Any:
+    """A uvicorn server of the club in ``data`` whose shutdown first ends every live stream (uvicorn would
+    otherwise wait for the watchers to leave); ``config``: more :class:`uvicorn.Config` arguments."""
+    import uvicorn
+
+    from ..server.app import create_app
+    from ..server.live import Feed
+
+    feed = Feed()
+
+    class ClubServer(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            feed.close()
+            await super().shutdown(sockets)
+
+    settings: dict[str, Any] = {"log_level": "warning", "access_log": False, "server_header": False,
+                "timeout_graceful_shutdown": SHUTDOWN_GRACE} | config
+    return ClubServer(uvicorn.Config(create_app(data, feed=feed), **settings))
 
 
 def _first_key() -> tuple[str, bool]:
@@ -90,9 +113,6 @@ def serve(host: str, port: int, data: str, new_key: bool) -> None:
         raise UserError(STARLETTE_MISSING)
     import sqlite3
 
-    import uvicorn
-
-    from ..server.app import create_app
     from ..server.store import Store
 
     try:
@@ -117,9 +137,8 @@ def serve(host: str, port: int, data: str, new_key: bool) -> None:
     click.echo(f"wnotation serve: {' or '.join(_addresses(host, bound))} (data in {os.path.abspath(data)}); "
                "Ctrl-C stops it")
     sys.stdout.flush()
-    config = uvicorn.Config(create_app(data), log_level="warning", access_log=False, server_header=False)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        club_server(data).run(sockets=[sock])
     finally:
         sock.close()
 

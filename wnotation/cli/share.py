@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +15,13 @@ from . import completion
 from .errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UserError, worst
 from .inputs import RECORD_PATH, STDIN, STDIN_NAME, choose_game, expand, read, replayed, seat_number
 from .output import colour_option, count, echo, emit_data, err
+
+if TYPE_CHECKING:
+    from ..engine import Replay
+    from ..model.record import Record
+
+#: ``html --analyse``'s playouts a position by default, and at most: a page is made in seconds, not hours.
+PAGE_PLAYOUTS, MAX_PLAYOUTS = 50, 2000
 
 HTML_EPILOG = """\b
 One game becomes one HTML file that needs nothing else: open it from disk, send it, put it on
@@ -26,7 +34,16 @@ page of a small static site in that folder, with an index.html of the games.
 Examples:
   wnotation html replays/7p-all-wonders.7wn -o game.html
   wnotation html club-night.7wn --game 3 --view Marta -o marta.html
-  wnotation html replays/ -o site/"""
+  wnotation html replays/ -o site/
+  wnotation html replays/4p-alexandria-ephesos-gizah-rhodos.7wn --analyse --playouts 40 -o game.html
+
+\b
+With --analyse the game is analysed first, as `wnotation analyse --annotate` does: each seat's
+chance to win after every turn (--playouts N a position, --seed S), and with --marks each
+action's class against the best alternative of its turn (about ten times slower). The page
+then draws the win-chance graph, shows the estimate beside the board and the computed marks in
+the log, and embeds the annotated record. A record that already carries [%win] tags gets its
+graph without --analyse."""
 
 SHEET_EPILOG = """\b
 The picture is a standalone SVG (no script, no external reference, same bytes for the same game):
@@ -54,9 +71,18 @@ Examples:
               "page then warns that they may reveal what the seat did not see).")
 @click.option("--club", metavar="NAME", default="Games", show_default=True,
               help="A site's name: the heading of its index and of every page's link back to it.")
+@click.option("--analyse", "--analyze", "analyse", is_flag=True,
+              help="Estimate each seat's chance to win after every turn first, and draw it as a graph.")
+@click.option("--playouts", type=click.IntRange(1, MAX_PLAYOUTS), default=None, metavar="N",
+              help=f"With --analyse: playouts per position (default {PAGE_PLAYOUTS}, at most {MAX_PLAYOUTS}).")
+@click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=None, metavar="S",
+              help="With --analyse: the seed of the playouts' generators (default 0).")
+@click.option("--marks", "with_marks", is_flag=True,
+              help="With --analyse: also class each action against the best alternative of its turn (slow).")
 @colour_option
 def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str | None,
-         keep_comments: bool, club: str) -> int:
+         keep_comments: bool, club: str, analyse: bool, playouts: int | None, seed: int | None,
+         with_marks: bool) -> int:
     """Write game N of PATH (- for stdin) as one self-contained HTML page, or every game of the PATHs as a site.
 
     The page shows every position: each city, the turn's actions and trades, the commentary, the provisional
@@ -66,8 +92,17 @@ def html(paths: tuple[str, ...], output: str | None, game: int | None, view: str
     site = len(paths) > 1 or any(p != STDIN and os.path.isdir(p) for p in paths) or _names_folder(output)
     if keep_comments and view is None:
         raise click.UsageError("--keep-comments applies to a seat's view: give --view SEAT too")
+    if not analyse and (playouts is not None or seed is not None or with_marks):
+        raise click.UsageError("--playouts, --seed and --marks apply to --analyse: give --analyse too")
+    if analyse and site:
+        raise click.UsageError("--analyse makes one game's page; for a site, annotate each record first "
+                               "(wnotation analyse FILE --annotate)")
+    if analyse and view is not None and not keep_comments:
+        raise click.UsageError("a seat's view leaves out the annotations, and the estimates with them: give "
+                               "--keep-comments too (the estimates are computed from every hand)")
     if not site:
-        return _page(paths[0], output, game, view, keep_comments)
+        plan = (playouts or PAGE_PLAYOUTS, seed or 0, with_marks) if analyse else None
+        return _page(paths[0], output, game, view, keep_comments, plan)
     if output is None:
         raise click.UsageError("a site is written to a folder: give -o FOLDER")
     if STDIN in paths:
@@ -83,7 +118,8 @@ def _names_folder(output: str | None) -> bool:
     return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
 
 
-def _page(path: str, output: str | None, game: int | None, view: str | None, keep_comments: bool = False) -> int:
+def _page(path: str, output: str | None, game: int | None, view: str | None, keep_comments: bool = False,
+          plan: tuple[int, int, bool] | None = None) -> int:
     from ..diagnostics import game_pieces, normalise, source_lines
     from ..notation import NotationError, read_games
     from ..viewer import page
@@ -102,12 +138,30 @@ def _page(path: str, output: str | None, game: int | None, view: str | None, kee
     played, code = replayed(record, source_lines(text), source)
     pieces = game_pieces(text, 1)
     piece, line0 = pieces[game - 1] if len(pieces) == len(games) else (None, 0)
+    if plan is not None:  # the annotated record is the one shown and embedded, as its own canonical text
+        record, piece, line0 = _analysed(record, played, *plan), None, 0
     stem = "game" if source == STDIN_NAME else Path(source).stem
     name = f"{stem}-{game}" if len(games) > 1 else stem
     document = page(record, played, view_seat=seat, source=piece, line0=line0, download_name=name,
                     keep_comments=keep_comments)
     _emit(document, output, f"the page of game {game} of {source}")
     return code
+
+
+def _analysed(record: Record, played: Replay, playouts: int, seed: int, with_marks: bool) -> Record:
+    """``record`` with the computed tags ``wnotation analyse --annotate`` writes (spec/7wn.md §8.4), with a
+    progress bar on a terminal."""
+    from ..analysis import Mark, analyse, annotate, marks
+    from ..analysis.winchance import boundaries
+    from .progress import Progress
+
+    with Progress("analysing", len(boundaries(played))) as bar:
+        found = analyse(record, playouts, seed, 1, lambda _: bar.advance(), played)
+    marked: tuple[Mark, ...] = ()
+    if with_marks:
+        with Progress("marking turns", len(record.turns)) as bar:
+            marked = marks(record, playouts, seed, lambda k, n: bar.advance())
+    return annotate(record, found, marked)
 
 
 def _site(paths: tuple[str, ...], output: str, view: int | None, keep_comments: bool = False,

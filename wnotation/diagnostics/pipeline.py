@@ -11,7 +11,7 @@ import os
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Iterable, Iterator, Sequence
 
-from ..notation.errors import NotationError
+from ..notation.errors import NotationError, Origin
 from ..notation.reader.split import is_boundary
 from ..model.record import Record, Span, has_variations
 from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
@@ -32,30 +32,33 @@ def _line(lines: list[str] | None, number: int) -> str:
 
 
 def diagnostics_of(record: Record, findings: Iterable[Finding], lines: list[str] | None = None,
-                   source: str = "<string>", *, line0: int = 0) -> tuple[Diagnostic, ...]:
+                   source: str = "<string>", *, line0: int = 0, origin: Origin | None = None
+                   ) -> tuple[Diagnostic, ...]:
     """The engine's ``findings`` on ``record`` as diagnostics, placed at the span of the Record element each one
     concerns (the action, the turn, the result line). A finding without a span is placed at the start of the
     game and names its address (``III.0: …``). ``lines`` are the source's lines (for the caret line).
     ``line0`` is for a record read from a piece of a file: the lines of the file before that piece, added to
-    every line number (``lines`` and the spans are the piece's).
+    every line number (``lines`` and the spans are the piece's). ``origin``, when given, is both (its ``source``
+    and ``lines_before``) in one value and wins over them.
     Returns a fresh tuple in source order (line, then column; findings at one place keep the engine's order)."""
+    where = origin if origin is not None else Origin(source, line0)
     home = record.span or Span(line=1, column=1)
     out = []
     for f in findings:
         span = f.span or home
         message = f.message if f.span is not None else f"{f.address}: {f.message}"
-        out.append(Diagnostic(f.severity, f.rule, message, source, span.line + line0, span.column,
+        out.append(Diagnostic(f.severity, f.rule, message, where.source, where.line(span.line), span.column,
                               _line(lines, span.line), "finding", f.address, f.seat, check_only=f.check_only))
     return tuple(sorted(out, key=lambda d: (d.line, d.column)))
 
 
-def variation_notes(record: Record, findings: Iterable[Finding], lines: list[str] | None = None,
-                    source: str = "<string>", line0: int = 0) -> tuple[Diagnostic, ...]:
+def variation_notes(record: Record, findings: Iterable[Finding], lines: list[str] | None,
+                    origin: Origin) -> tuple[Diagnostic, ...]:
     """The findings inside variations (spec 7wn.md 6.2) as notes, each naming its variation address: a
     variation is analysis ("what if Bob had built the Baths?"), so what goes wrong in it is worth showing but
     is no error of the record, and the check's verdict and exit code are the main line's alone."""
     out = []
-    for d in diagnostics_of(record, findings, lines, source, line0=line0):
+    for d in diagnostics_of(record, findings, lines, origin=origin):
         shown = d.message if d.address is None or d.message.startswith(f"{d.address}: ") else f"{d.address}: {d.message}"
         out.append(replace(d, severity="note", message=f"in variation {shown}"))
     return tuple(out)
@@ -75,49 +78,52 @@ def _score_rows(sheet: ScoreSheet) -> tuple[dict[str, int], ...]:
 
 
 def check_record(record: Record, *, lines: list[str] | None = None, source: str = "<string>",
-                 index: int = 1, line0: int = 0) -> GameReport:
+                 index: int = 1, line0: int = 0, origin: Origin | None = None) -> GameReport:
     """Replay ``record`` (expected results verified) and report its findings as diagnostics.
 
     ``lines`` (the source text split into lines) give the diagnostics their source line; ``index`` is the game's
     number in its file; ``line0`` the lines before the text the record was read from (see
-    :func:`diagnostics_of`). Cost: one replay. Never raises for a valid Record."""
+    :func:`diagnostics_of`); ``origin`` is ``source`` and ``line0`` in one value, and wins over them. Cost: one
+    replay. Never raises for a valid Record."""
     from ..engine import replay
 
+    where = origin if origin is not None else Origin(source, line0)
     played = replay(record)
-    start = (record.span.line if record.span is not None else 1) + line0
-    found = diagnostics_of(record, played.findings, lines, source, line0=line0)
+    start = where.line(record.span.line if record.span is not None else 1)
+    found = diagnostics_of(record, played.findings, lines, origin=where)
     if has_variations(record):
-        found = tuple(sorted(found + variation_notes(record, played.variation_findings, lines, source, line0),
+        found = tuple(sorted(found + variation_notes(record, played.variation_findings, lines, where),
                              key=lambda d: (d.line, d.column)))
-    return GameReport(source, index, start, found,
+    return GameReport(where.source, index, start, found,
                       seats=tuple(s.name for s in record.seats), complete=played.scores is not None,
                       scores=None if played.scores is None else _score_rows(played.scores))
 
 
-def _game_reports(text: str, source: str, line0: int = 0) -> list[GameReport]:
-    """The report of each game of ``text`` in order (games numbered from 1), ``line0`` added to every line."""
+def _game_reports(text: str, origin: Origin) -> list[GameReport]:
+    """The report of each game of ``text`` in order (games numbered from 1), every line placed by ``origin``."""
     from ..notation import read_games
 
     lines = source_lines(text)
     games = []
-    for k, item in enumerate(read_games(text, source=source), start=1):
+    for k, item in enumerate(read_games(text, source=origin.source), start=1):
         if isinstance(item, NotationError):
             start = _game_start(lines, item.line)
-            games.append(GameReport(source, k, start + line0, _unread(item, lines, source, start, line0), read=False))
+            games.append(GameReport(origin.source, k, origin.line(start), _unread(item, lines, origin, start),
+                                    read=False))
         else:
-            games.append(check_record(item, lines=lines, source=source, index=k, line0=line0))
+            games.append(check_record(item, lines=lines, index=k, origin=origin))
     return games
 
 
-def _unread(error: NotationError, lines: list[str], source: str, start: int, line0: int) -> tuple[Diagnostic, ...]:
+def _unread(error: NotationError, lines: list[str], origin: Origin, start: int) -> tuple[Diagnostic, ...]:
     """The diagnostics of a game that could not be read: each of its notation errors (``error``, the first found,
     and the further ones the reader finds: :attr:`NotationError.errors`) in text order, then one note, at the
     game's first line, that the game is not replayed."""
     errors = error.errors
-    out = [Diagnostic.from_error(e, line0) for e in errors]
+    out = [Diagnostic.from_error(e, origin.lines_before) for e in errors]
     count = f"{len(errors)} notation errors" if len(errors) > 1 else "a notation error"
-    out.append(Diagnostic("note", "notation", f"this game is not replayed: its text has {count}", source,
-                          start + line0, 1, "", "notation"))
+    out.append(Diagnostic("note", "notation", f"this game is not replayed: its text has {count}",
+                          origin.source, origin.line(start), 1, "", "notation"))
     return tuple(out)
 
 
@@ -126,7 +132,7 @@ def check_text(text: str, source: str = "<string>", *, allow_empty: bool = False
 
     An input without any game (empty, blank, only comments) gets an error, a warning with ``allow_empty``: a
     truncated fixture must not pass. Cost: one parse and one replay per game."""
-    games = _game_reports(text, source)
+    games = _game_reports(text, Origin(source))
     if not games:
         return FileReport(source, (), remarks=(no_game_remark(source, _line(source_lines(text), 1), allow_empty),))
     return FileReport(source, tuple(games))
@@ -136,13 +142,13 @@ def check_piece(text: str, source: str, line0: int) -> tuple[GameReport, ...]:
     """Check the games of a piece of a file (from :func:`game_pieces`) that starts after ``line0`` lines: their
     reports carry the file's line numbers; their ``index`` counts from 1 within the piece. Made for worker
     processes: it takes and returns plain picklable values (a few hundred bytes per game)."""
-    return tuple(_game_reports(text, source, line0))
+    return tuple(_game_reports(text, Origin(source, line0)))
 
 
 def check_pieces(batch: Sequence[tuple[str, str, int]]) -> tuple[tuple[GameReport, ...], ...]:
     """:func:`check_piece` of each ``(piece, source, line0)`` of ``batch``: one task for a worker process that
     checks several small files (or pieces) at once."""
-    return tuple(tuple(_game_reports(piece, source, line0)) for piece, source, line0 in batch)
+    return tuple(tuple(_game_reports(piece, Origin(source, line0))) for piece, source, line0 in batch)
 
 
 def iter_check(lines: Iterable[str], source: str = "<string>", *,
@@ -155,7 +161,7 @@ def iter_check(lines: Iterable[str], source: str = "<string>", *,
     for piece, line0 in iter_pieces(lines, 1):
         if first is None:
             first = _line(piece.split("\n", 1)[:1], 1)
-        for game in _game_reports(piece, source, line0):
+        for game in _game_reports(piece, Origin(source, line0)):
             index += 1
             yield game if game.index == index else replace(game, index=index)
     if index == 0:

@@ -17,7 +17,7 @@ from .findings import Finding
 from .scoring import CityView, ScoreSheet, score
 from .state import City, CityState, Game, State
 
-__all__ = ["Positions", "Replay", "VariationReplay", "city_view", "position_in", "split_address"]
+__all__ = ["Positions", "Replay", "VariationReplay", "city_view", "position_in", "same_replay", "split_address"]
 
 
 class Positions(Mapping[str, State]):
@@ -146,6 +146,15 @@ class Replay:
     def ok(self) -> bool:
         """True when no finding is an error."""
         return not any(f.severity == "error" for f in self.findings)
+
+
+def same_replay(a: Replay, b: Replay) -> bool:
+    """Whether two replays say the same: equal events, findings (rule, message, address, seat, severity) and
+    score sheets. Source spans are not compared (the canonical form must not change what a record says)."""
+    def findings(r: Replay) -> list[tuple[str, str, str, int | None, str]]:
+        return [(f.rule, f.message, f.address, f.seat, f.severity) for f in r.findings]
+
+    return a.events == b.events and findings(a) == findings(b) and a.scores == b.scores
 
 
 def city_view(city: City | CityState) -> CityView:

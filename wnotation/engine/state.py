@@ -7,6 +7,7 @@ never legality: that is :mod:`wnotation.engine.rules`' job.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
@@ -221,33 +222,43 @@ def _address(age: int, turn: int, ended: bool) -> str:
 _LIST_PRICES = prices_for(())  # 2 coins a unit from either neighbour (R-PRICE): a frozen value, shared
 
 
+#: :class:`City`'s fields in order: the one list of a city's fields. :class:`CityState` holds each as a mutable
+#: attribute of the same name, and copies them in and out by this list, so that a new field is declared once (with
+#: its type on :class:`CityState`, which mypy and mypyc need; tests/test_engine_state.py checks the two agree).
+CITY_FIELDS: tuple[str, ...] = City._fields
+_city_values = attrgetter(*CITY_FIELDS)
+
+
 class CityState:
     """One seat's city in a :class:`Game`: the fields of :class:`City`, mutable, plus the production summaries
-    the trade questions read (``own_supply``, ``tradable_supply``). Only the mutators change it."""
+    the trade questions read (``own_supply``, ``tradable_supply``). Only the mutators change it, and each change
+    starts at :meth:`changing`."""
 
-    __slots__ = ("seat", "wonder", "buildings", "names", "colours", "stages", "stage_ages", "staged", "coins",
-                 "shields", "science", "tokens", "own", "tradable", "discounts", "prices", "powers", "picks",
-                 "own_supply", "tradable_supply", "snapshot_taken")
+    __slots__ = CITY_FIELDS + ("own_supply", "tradable_supply", "snapshot_taken")
+
+    # The types of City's fields (the names and order are CITY_FIELDS').
+    seat: int
+    wonder: WonderSide
+    buildings: tuple[Card, ...]
+    names: frozenset[str]
+    colours: frozenset[str]
+    stages: int
+    stage_ages: tuple[int, ...]
+    staged: tuple[Card | None, ...]
+    coins: int
+    shields: int
+    science: tuple[str, ...]
+    tokens: tuple[int, ...]
+    own: tuple[Source, ...]
+    tradable: tuple[Source, ...]
+    discounts: tuple[TradeDiscount, ...]
+    prices: Prices
+    powers: frozenset[type]
+    picks: int
 
     def __init__(self, city: City) -> None:
-        self.seat = city.seat
-        self.wonder = city.wonder
-        self.buildings = city.buildings
-        self.names = city.names
-        self.colours = city.colours
-        self.stages = city.stages
-        self.stage_ages = city.stage_ages
-        self.staged = city.staged
-        self.coins = city.coins
-        self.shields = city.shields
-        self.science = city.science
-        self.tokens = city.tokens
-        self.own = city.own
-        self.tradable = city.tradable
-        self.discounts = city.discounts
-        self.prices = city.prices
-        self.powers = city.powers
-        self.picks = city.picks
+        for field, value in zip(CITY_FIELDS, city):
+            setattr(self, field, value)
         self.own_supply = Supply.of(city.own)
         self.tradable_supply = Supply.of(city.tradable)
         #: The last snapshot, while the city has not changed since: snapshots share unchanged cities.
@@ -257,13 +268,14 @@ class CityState:
         """This city as an immutable :class:`City` (the same object until the city changes)."""
         found = self.snapshot_taken
         if found is None:
-            found = self.snapshot_taken = City(
-                seat=self.seat, wonder=self.wonder, buildings=self.buildings, names=self.names,
-                colours=self.colours, stages=self.stages, stage_ages=self.stage_ages, staged=self.staged,
-                coins=self.coins, shields=self.shields, science=self.science, tokens=self.tokens, own=self.own,
-                tradable=self.tradable, discounts=self.discounts, prices=self.prices, powers=self.powers,
-                picks=self.picks)
+            found = self.snapshot_taken = City._make(_city_values(self))
         return found
+
+    def changing(self) -> CityState:
+        """This city, about to change: its last snapshot no longer holds. The one place that says so: every
+        mutator takes the city it changes from here (or changes it through :meth:`build`, which does)."""
+        self.snapshot_taken = None
+        return self
 
     def power_age(self, power: type) -> int | None:
         """The Age in which the first stage granting ``power`` was built, or ``None``."""
@@ -291,7 +303,7 @@ class CityState:
 
     def build(self, card: Card) -> None:
         """Place ``card`` as a Building."""
-        self.snapshot_taken = None
+        self.changing()
         self.buildings = self.buildings + (card,)
         self.names = self.names | {card.name}
         if card.colour not in self.colours:
@@ -424,7 +436,7 @@ def _stage_built(g: Game, e: ev.StageBuilt) -> None:
     hand = _take(g.hands[k], e.card)
     g.set_hand(k, hand)
     i = stage_info(c.wonder, e.stage)
-    c.snapshot_taken = None
+    c.changing()
     c.stages = e.stage
     c.stage_ages = c.stage_ages + (g.age,)
     c.staged = c.staged + (e.card,)
@@ -453,21 +465,15 @@ def _card_discarded(g: Game, e: ev.CardDiscarded) -> None:
 
 def _coins_paid(g: Game, e: ev.CoinsPaid) -> None:
     g.playing()
-    payer = g.cities[e.seat - 1]
-    payer.snapshot_taken = None
-    payer.coins -= e.amount
+    g.cities[e.seat - 1].changing().coins -= e.amount
     if e.to is not None:
-        payee = g.cities[e.to - 1]
-        payee.snapshot_taken = None
-        payee.coins += e.amount
+        g.cities[e.to - 1].changing().coins += e.amount
 
 
 def _coins_gained(g: Game, e: ev.CoinsGained) -> None:
     if g.age == 0:
         raise IntegrityError("coins gained before Age I")
-    c = g.cities[e.seat - 1]
-    c.snapshot_taken = None
-    c.coins += e.amount
+    g.cities[e.seat - 1].changing().coins += e.amount
 
 
 def _picked(g: Game, e: ev.PickedFromDiscard) -> None:
@@ -479,7 +485,7 @@ def _picked(g: Game, e: ev.PickedFromDiscard) -> None:
     pile = _take(g.discard, e.card)
     k = position_of(g.discard, e.card)  # the slot _take empties: the card's own, else an unknown one
     k = k if k >= 0 else position_of(g.discard, None)
-    c.build(e.card)
+    c.build(e.card)  # through changing()
     c.picks -= 1
     g.discard = pile
     g.discarded_by = g.discarded_by[:k] + g.discarded_by[k + 1:] if k >= 0 else g.discarded_by[:-1]
@@ -489,8 +495,7 @@ def _declined(g: Game, e: ev.PickDeclined) -> None:
     c = g.cities[e.seat - 1]
     if c.picks < 1:
         raise IntegrityError(f"seat {e.seat} declines a pick it was not owed")
-    c.snapshot_taken = None
-    c.picks -= 1
+    c.changing().picks -= 1
 
 
 def _age_dealt(g: Game, e: ev.AgeDealt) -> None:
@@ -520,8 +525,7 @@ def _turn_resolved(g: Game, e: ev.TurnResolved) -> None:
 
 def _conflict(g: Game, e: ev.ConflictResolved) -> None:
     g.playing()
-    c = g.cities[e.seat - 1]
-    c.snapshot_taken = None
+    c = g.cities[e.seat - 1].changing()
     c.tokens = c.tokens + (e.token,)
 
 

@@ -24,23 +24,27 @@ exists at the turn-start position, or (b) the stated purchase is not the engine'
 
 The replay of the normalised record is identical to the original's (same events, findings and scores): every change
 replaces "no purchase" by the purchase the engine would choose, or the reverse, or coins by a purchase paying
-them to the same neighbours. Imports the record and the engine,
-never the notation. Cost: one replay plus one :func:`~wnotation.engine.legal_actions` call per paid action.
+them to the same neighbours. A visitor of the engine's walk (:mod:`wnotation.engine.walk`, given the record): the
+engine says which written action it played for each seat (R-TURN), how a build was placed (free or paid), the
+turn's errors, the position the turn starts from and its cheapest purchases; nothing here decides a rule. Imports
+the record and the engine, never the notation. Cost: one replay plus one
+:func:`~wnotation.engine.legal_actions` call per paid action.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model.catalog import Card, CatalogError, load
-from ..engine import Replay, legal_actions, replay
+from ..model.catalog import Card
+from ..engine import Replay, replay
 from ..engine.coins import Coins, purchase_for
 from ..engine.legal import LegalAction
-from ..engine.rules import free_reason
+from ..engine.results import VariationReplay, same_replay
 from ..engine.state import State
-from ..engine.trade import Refusal
+from ..engine.trade import Purchase, Refusal
+from ..engine.walk import TurnView, Visitor, walk
 from ..model.record import UNKNOWN, Action, CoinsPaid, Record, StatedPurchase, Turn
-from ..model.vocabulary import Address
 
 NOTHING = StatedPurchase()  # ``()``: nothing bought
 PAID_NOTHING = CoinsPaid(left_coins=0, right_coins=0)  # ``(L 0 coins)``: nothing paid, so nothing bought
@@ -77,30 +81,16 @@ class PurchaseChange:
                f"({self.why})"
 
 
-def _as_record(p) -> StatedPurchase:
+def _as_record(p: Purchase) -> StatedPurchase:
     """An engine purchase as the Record holds one: each side's units sorted by name."""
     return StatedPurchase(left=tuple(sorted(p.left)), right=tuple(sorted(p.right)))
 
 
-def _same(stated: StatedPurchase, option) -> bool:
+def _same(stated: StatedPurchase, option: Purchase) -> bool:
     return sorted(stated.left) == sorted(option.left) and sorted(stated.right) == sorted(option.right)
 
 
-def _turn_start(played: Replay, age: int, number: int):
-    """The position a turn is played from: after turn ``number - 1`` (``I.0`` is the deal; the extra turn I.7 is
-    played from I.6, its picks coming after it), or ``None`` if the replay did not reach it."""
-    state = played.positions.get(str(Address(age, number - 1)))
-    if state is None or state.age != age or state.turn != number - 1:
-        return None
-    return state
-
-
-def _errors(played: Replay) -> set[tuple[str, int]]:
-    """``(address, seat)`` of every error the engine reports about a seat."""
-    return {(f.address, f.seat) for f in played.findings if f.severity == "error" and f.seat is not None}
-
-
-def _change(action: Action, options: list, address: str, index: int) -> PurchaseChange | None:
+def _change(action: Action, options: Sequence[LegalAction], address: str, index: int) -> PurchaseChange | None:
     stated = action.purchase
     assert not isinstance(stated, CoinsPaid)  # written in units first (_coins_change)
     default = options[0].purchase
@@ -115,7 +105,7 @@ def _change(action: Action, options: list, address: str, index: int) -> Purchase
     return None
 
 
-def _coins_change(state: State, action: Action, card: Card | None, options: list[LegalAction] | None,
+def _coins_change(state: State, action: Action, card: Card | None, options: Sequence[LegalAction] | None,
                   address: str, index: int) -> PurchaseChange | None:
     """A purchase stated in coins (7WN 2) is written as the units those coins buy (R-TRADE-MINIMAL, spec 7.4),
     and then left out or kept as any stated purchase would be (``options``: the cheapest ones; ``None`` on a stage
@@ -133,59 +123,66 @@ def _coins_change(state: State, action: Action, card: Card | None, options: list
                           "coins stated: the purchase they buy" + ("" if as_units is None else f", {as_units.why}"))
 
 
+class _Changes(Visitor):
+    """The changes of the main line's turns, keyed by where the action is written (its turn's place in the record,
+    its own in the turn), so that they come out in record order whatever the order of play."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[int, int, PurchaseChange]] = []
+        self.depth = 0
+
+    def begin_variation(self, variation: VariationReplay) -> None:
+        self.depth += 1
+
+    def end_variation(self, variation: VariationReplay) -> None:
+        self.depth -= 1
+
+    def turn(self, turn: TurnView) -> None:
+        place, state = turn.written_at, turn.before
+        if self.depth or place is None or state is None:
+            return
+        errors = {f.seat for f in turn.findings if f.severity == "error" and f.seat is not None}
+        for seat, outcome in turn.seats.items():
+            action, index = outcome.action, outcome.index
+            if action is None or index is None or action.use == "sell" or seat in errors:
+                continue  # the engine ignored it or reports it: kept as written
+            change = _change_of(turn, state, action, outcome.card, outcome.how, index)
+            if change is not None:
+                self.found.append((place, index, change))
+
+
+def _change_of(turn: TurnView, state: State, action: Action, card: Card | None, how: str | None,
+               index: int) -> PurchaseChange | None:
+    """The change of one action the engine played without error (``card`` and ``how`` as it placed it)."""
+    address = turn.label
+    if action.card == UNKNOWN:  # a stage of a card not seen: its coins in units, nothing else changed
+        if action.use == "stage" and isinstance(action.purchase, CoinsPaid):
+            return _coins_change(state, action, None, None, address, index)
+        return None
+    if card is None:
+        return None  # a name the catalogue does not list
+    if action.use == "build" and how in ("chain", "power"):  # free (R-CHAIN, Olympia): nothing is bought
+        if action.purchase == NOTHING or action.purchase == PAID_NOTHING:
+            return PurchaseChange(address, index, action.seat, action.use, action.card, NOTHING, None,
+                                  "a free build buys nothing")
+        return None
+    listed = turn.purchases(action.seat)
+    if not listed:
+        return None  # not a play the engine lists here (a card not in the known hand)
+    if isinstance(action.purchase, CoinsPaid):
+        return _coins_change(state, action, card, listed, address, index)
+    return _change(action, listed, address, index)
+
+
 def purchase_changes(record: Record, played: Replay | None = None) -> tuple[PurchaseChange, ...]:
     """What the canonical form changes in ``record``'s purchases, in record order (see the module docstring).
 
     ``played`` is ``replay(record)`` when the caller has it already (it is computed otherwise)."""
     if played is None:
         played = replay(record)
-    errors = _errors(played)
-    catalog = load()
-    seen: set[tuple[int, int]] = set()
-    out: list[PurchaseChange] = []
-    for turn in record.turns:
-        key = (turn.age, turn.number)
-        if key in seen:
-            continue  # written twice: the engine ignores the second (R-TURN)
-        seen.add(key)
-        state = _turn_start(played, turn.age, turn.number)
-        if state is None:
-            continue
-        address = turn.label
-        acted: set[int] = set()
-        for index, action in enumerate(turn.actions):
-            first = action.seat not in acted
-            acted.add(action.seat)
-            if not first or action.use == "sell" or (address, action.seat) in errors:
-                continue
-            if action.card == UNKNOWN:  # a stage of a card not seen: its coins in units, nothing else changed
-                if action.use == "stage" and isinstance(action.purchase, CoinsPaid):
-                    change = _coins_change(state, action, None, None, address, index)
-                    if change is not None:
-                        out.append(change)
-                continue
-            try:
-                card = catalog.card(action.card, turn.age)
-            except CatalogError:
-                continue
-            if action.use == "build" and free_reason(state, state.cities[action.seat - 1], card, turn.number):
-                if action.purchase == NOTHING or action.purchase == PAID_NOTHING:
-                    out.append(PurchaseChange(address, index, action.seat, action.use, action.card, NOTHING, None,
-                                              "a free build buys nothing"))
-                continue
-            listed = []  # each cheapest purchase once (a play may be listed once per turn-6 choice of the last card)
-            for a in legal_actions(state, action.seat):
-                if a.use == action.use and a.card.name == card.name and all(a.purchase != b.purchase for b in listed):
-                    listed.append(a)
-            if not listed:
-                continue  # not a play the engine lists here (a card not in the known hand)
-            if isinstance(action.purchase, CoinsPaid):
-                change = _coins_change(state, action, card, listed, address, index)
-            else:
-                change = _change(action, listed, address, index)
-            if change is not None:
-                out.append(change)
-    return tuple(out)
+    changes = _Changes()
+    walk(played, changes, record)
+    return tuple(change for _, _, change in sorted(changes.found, key=lambda found: found[:2]))
 
 
 def _apply(record: Record, changes: tuple[PurchaseChange, ...]) -> Record:
@@ -216,12 +213,3 @@ def canonical_purchases(record: Record, played: Replay | None = None) -> Record:
 
     ``played`` is ``replay(record)`` when the caller has it already."""
     return _apply(record, purchase_changes(record, played))
-
-
-def same_replay(a: Replay, b: Replay) -> bool:
-    """Whether two replays say the same: equal events, findings (rule, message, address, seat, severity) and
-    score sheets. Source spans are not compared."""
-    def findings(r: Replay) -> list[tuple]:
-        return [(f.rule, f.message, f.address, f.seat, f.severity) for f in r.findings]
-
-    return a.events == b.events and findings(a) == findings(b) and a.scores == b.scores

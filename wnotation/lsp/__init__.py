@@ -1,9 +1,10 @@
 """The 7WN language server (``wnotation lsp``): diagnostics as you type, completion from the rules, hover, code
 actions, formatting, the outline and folding, for every editor that speaks the Language Server Protocol.
 
-Two modules: :mod:`.analysis` answers each question on a document's text with plain values and never imports
-pygls (the benchmark and the unit tests use it directly); :mod:`.server` wires those answers to the protocol with
-pygls (the optional ``[lsp]`` extra). Non-goals: no rule is decided here (the engine and the diagnostics layer
+Two parts: :mod:`.analysis` (a package, one module per question: the document and its checks, outline, cursor,
+completion, hover, code actions, formatting) answers each question on a document's text with plain values and never
+imports pygls (the benchmark and the unit tests use it directly); :mod:`.server` wires those answers to the protocol
+with pygls (the optional ``[lsp]`` extra). Non-goals: no rule is decided here (the engine and the diagnostics layer
 decide; this package only places their answers in the editor), and nothing is written to disk.
 """
 

@@ -14,7 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..model import vocabulary as _vocabulary
 from . import lexical
-from .errors import NotationError, NotationSyntaxError, at_offset
+from .errors import NotationError, NotationSyntaxError, Origin, at_offset
 
 _WS = re.compile(r"[ \t]*")
 _SP = re.compile(r"[ \t]+")
@@ -577,7 +577,7 @@ def _logical_lines(text: str, upto: int) -> tuple[int, bool]:
     return start, in_header
 
 
-def diagnose(exc: UnexpectedInput, text: str, source: str, line0: int, off0: int) -> NotationError:
+def diagnose(exc: UnexpectedInput, text: str, origin: Origin) -> NotationError:
     """A :class:`NotationSyntaxError` for Lark's ``exc`` on one game's ``text``, at the exact column."""
     pos: int
     if isinstance(exc, UnexpectedCharacters):
@@ -593,12 +593,12 @@ def diagnose(exc: UnexpectedInput, text: str, source: str, line0: int, off0: int
     try:
         _Walker(text).line(start, in_header)
     except _Found as found:
-        return at_offset(NotationSyntaxError, found.message, text, found.pos, source, line0, off0,
+        return at_offset(NotationSyntaxError, found.message, text, found.pos, origin,
                          expected=found.expected)
     expected = _expected(exc)
     words = ", ".join(expected) if expected else "something else"
-    return at_offset(NotationSyntaxError, f"unexpected {_show(text, pos)}: expected {words}", text, pos, source,
-                     line0, off0, expected=expected)
+    return at_offset(NotationSyntaxError, f"unexpected {_show(text, pos)}: expected {words}", text, pos, origin,
+                     expected=expected)
 
 
 def _expected(exc: UnexpectedInput) -> tuple[str, ...]:

@@ -8,10 +8,44 @@ same data structured (:meth:`NotationError.to_dict`). Legality findings are the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..support.compiler_style import compiler_style, visible
 from ..errors import InputError
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a text sits in its input: the input's name and the lines and characters before the text (a game in
+    the middle of a file, a piece of a file checked alone). One value carried from the reader to the reports, as
+    black carries one ``Mode``, instead of a name and two counts threaded separately; positions counted in the
+    text move into the input's by it (a column never moves: a text starts a line)."""
+
+    source: str = "<string>"
+    lines_before: int = 0
+    chars_before: int = 0
+
+    @property
+    def first_line(self) -> int:
+        """The input's 1-based line of the text's first line."""
+        return self.lines_before + 1
+
+    def line(self, line: int) -> int:
+        """The input's line of the text's 1-based ``line``."""
+        return line + self.lines_before
+
+    def offset(self, offset: int) -> int:
+        """The input's 0-based character offset of the text's ``offset``."""
+        return offset + self.chars_before
+
+    def line_in_text(self, line: int) -> int:
+        """The text's 1-based line of the input's ``line`` (the inverse of :meth:`line`)."""
+        return line - self.lines_before
+
+    def after(self, lines: int, chars: int = 0) -> Origin:
+        """The origin of a text that starts ``lines`` lines and ``chars`` characters into this one."""
+        return Origin(self.source, self.lines_before + lines, self.chars_before + chars)
 
 
 class NotationError(InputError, ValueError):
@@ -140,25 +174,22 @@ def at_offset(
     message: str,
     text: str,
     pos: int,
-    source: str,
-    line0: int = 0,
-    off0: int = 0,
+    origin: Origin,
     **kw: Any,
 ) -> NotationError:
-    """An error of class ``cls`` at character ``pos`` of ``text`` (a game starting ``line0`` lines and ``off0``
-    characters into its file): line, column and the source line are counted here, only when an error is made."""
+    """An error of class ``cls`` at character ``pos`` of ``text`` (a game placed in its input by ``origin``): line,
+    column and the source line are counted here, only when an error is made."""
     pos = max(0, min(pos, len(text)))
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
     if end < 0:
         end = len(text)
-    line = text.count("\n", 0, pos) + 1 + line0
     return cls(
         message,
-        source=source,
-        line=line,
+        source=origin.source,
+        line=origin.line(text.count("\n", 0, pos) + 1),
         column=pos - start + 1,
-        offset=pos + off0,
+        offset=origin.offset(pos),
         source_line=text[start:end],
         **kw,
     )

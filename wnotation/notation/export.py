@@ -5,8 +5,8 @@ header: tags, seats, guilds, seed, deals, the game's annotation), :meth:`~Export
 :meth:`~Exporter.result` for each stated result, then :meth:`~Exporter.end_game` gives the output. Canonical text
 (:class:`~wnotation.notation.writer.TextExporter`) and JSON data (:class:`~wnotation.notation.jsonio.JsonExporter`)
 implement it; a new format is one module with one exporter class and a test. Exporters read Records only: a
-front end that needs the engine (positions, scores: the viewer, the archive rows, the score sheet) reads the
-engine's Replay instead and is not an exporter.
+front end that needs the engine (positions, scores: the viewer, the archive rows, the score sheet, the BG Stats
+play) reads the engine's Replay instead and is not an exporter.
 """
 
 from __future__ import annotations

@@ -45,10 +45,10 @@ def _position(session: Session) -> State | None:
     """The position the commands show: the start of the turn being entered, else the last complete turn's end."""
     q = session.question()
     if session.current() is not None and (q is None or q.kind not in ("pick", "guilds")):
-        return session._seen(session.start())
+        return session.progress.seen(session.start())
     if not session.turns:
         return None
-    return session._seen(session._replay().position(session.turns[-1].label))
+    return session.progress.seen(session.progress.replay().position(session.turns[-1].label))
 
 
 def _seat(session: Session, text: str) -> int | str:
@@ -119,7 +119,7 @@ def _sheet(session: Session) -> list[str]:
     if not session.turns:
         return ["nothing is played yet"]
     label = session.turns[-1].label
-    played = session._replay()
+    played = session.progress.replay()
     header, rows = score_table(session.header, played.score_at(label))
     table = [header] + rows
     widths = [max(len(row[k]) for row in table) for k in range(len(header))]

@@ -3,9 +3,10 @@ uploaded, downloaded and recorded from a phone over HTTP on the local network.
 
 :mod:`.store` keeps each game's canonical 7WN text (the source of truth) and the club key, and imports only the
 standard library; :mod:`.upload` checks an uploaded file with the library's reader and engine; :mod:`.keys`
-hashes the key and makes session and CSRF tokens; :mod:`.recording` drives the recorder's session for a game
-recorded from a phone; :mod:`.app` is the Starlette application and its pages. Not here yet: keyed reading,
-pushed live updates, score-pad games, the Parquet archive and the stats pages.
+hashes the key and makes session and CSRF tokens; :mod:`.recording` drives the recorder's session (turn by turn
+or a score pad) for a game recorded from a phone; :mod:`.live` pushes each answer to the watch pages' event
+streams; :mod:`.app` is the Starlette application and its pages. Not here yet: keyed reading, the Parquet archive
+and the stats pages.
 """
 
 from __future__ import annotations

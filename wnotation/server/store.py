@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS recordings (
   header TEXT NOT NULL,          -- the new game's 7WN header (roster, date, event), canonical
   answers TEXT NOT NULL,         -- JSON [typed, ...]: every answer, in order; the session is their replay
   game INTEGER,                  -- the games row once the record is complete
-  created TEXT NOT NULL
+  created TEXT NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'turns'  -- 'turns' (the recorder's session) or 'pad' (its score pad)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, csrf TEXT NOT NULL, created REAL NOT NULL);
@@ -93,6 +94,9 @@ class Store:
         with closing(self._connect()) as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(recordings)")}
+            if "kind" not in columns:  # a database made before score pads were recorded: all turn by turn
+                db.execute("ALTER TABLE recordings ADD COLUMN kind TEXT NOT NULL DEFAULT 'turns'")
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
@@ -175,11 +179,12 @@ class Store:
 
     # games being recorded at the table
 
-    def add_recording(self, header: str) -> int:
+    def add_recording(self, header: str, kind: str = "turns") -> int:
+        """A new recording of ``kind`` (``turns`` or ``pad``) of the game ``header``: its id."""
         created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         with closing(self._connect()) as db:
-            cursor = db.execute("INSERT INTO recordings (header, answers, created) VALUES (?, '[]', ?)",
-                                (header, created))
+            cursor = db.execute("INSERT INTO recordings (header, answers, created, kind) VALUES (?, '[]', ?, ?)",
+                                (header, created, kind))
             assert cursor.lastrowid is not None
             return cursor.lastrowid
 
@@ -189,6 +194,11 @@ class Store:
         if not rows:
             return None
         return rows[0][0], list(json.loads(rows[0][1])), rows[0][2]
+
+    def recording_kind(self, recording_id: int) -> str | None:
+        """``turns`` or ``pad``, or ``None`` for no such recording."""
+        rows = self._rows("SELECT kind FROM recordings WHERE id = ?", recording_id)
+        return str(rows[0][0]) if rows else None
 
     def add_answer(self, recording_id: int, typed: str) -> None:
         """Append one answer, committed before the page answers (a restart loses none)."""

@@ -1,23 +1,27 @@
 """The viewer's data: a record and its replay as JSON-ready snapshots, one per position, for pages and pictures.
 
-Everything here is read off the engine (positions, events, findings, ``Replay.score_at``) and the Record (action
-text, annotations), through :mod:`wnotation.formats.render`'s data functions where they exist. Non-goals: no rules (a
-page never replays anything), no HTML or SVG (see :mod:`.html` and :mod:`.svg`).
+Everything here is read off the engine and the Record (action text, annotations): the positions and what happened
+between them come from a visitor of the engine's walk (:mod:`wnotation.engine.walk`: each position with its facts,
+what a seat sees of them), the findings and ``Replay.score_at`` from the replay, through
+:mod:`wnotation.formats.render`'s data functions where they exist. Non-goals: no rules (a page never replays
+anything, reads no event and does no seat arithmetic), no HTML or SVG (see :mod:`.html` and :mod:`.svg`).
 """
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any, Sequence
 
 from ..model.catalog import AGE_NUMERALS, Card, card_data, load, wonder_data
 from ..engine import Replay, view
-from ..engine import events as ev
+from ..engine.findings import Finding
 from ..engine.variations import split_address
+from ..engine.walk import Fact, PositionView, Visitor, fact_of, walk
 from ..diagnostics import is_check_only
 from ..notation import NotationError, format_action, parse, write
 from ..model.record import CATEGORIES, NO_ANNOTATION, UNKNOWN, Action, Annotation, Deal, Record, Turn
 from ..formats.render import SCORE_ROWS, city_data, describe_address, score_data, score_rows, sheet_lines
+from .wins import with_wins
 
 #: Bump when the shape of :func:`game_data` changes (the page's script reads it).
 DATA_VERSION = 1
@@ -103,57 +107,88 @@ def _name(card: Card | None) -> str:
     return card.name if card is not None else UNKNOWN
 
 
-def event_parts(event: Any, players: int) -> list[str | int] | None:
-    """What an event did, as a sentence for the turn's log whose seats are numbers (``[1, " paid 2 coins to ",
-    2]``) that the page replaces by names, so a long name is embedded once, not at every event; ``None`` for the
-    bookkeeping events (hands passed, turn over, the deal)."""
+def event_parts(event: object, players: int) -> list[str | int] | None:
+    """What an engine event (or its :class:`~wnotation.engine.walk.Fact`) did, as a sentence for the turn's log
+    whose seats are numbers (``[1, " paid 2 coins to ", 2]``) that the page replaces by names, so a long name is
+    embedded once, not at every event; ``None`` for the bookkeeping events (hands passed, turn over, the deal)."""
+    fact = event if isinstance(event, Fact) else fact_of(event)
+    return None if fact is None else _fact_parts(fact, players)
+
+
+def _fact_parts(fact: Fact, players: int) -> list[str | int] | None:
     def who(seat: int | None) -> str | int:
         return seat if seat is not None and 1 <= seat <= players else f"seat {seat}"
 
     def coins(n: int) -> str:
         return f"{n} coin{'s' if n != 1 else ''}"
 
-    if isinstance(event, ev.CardBuilt):
+    what = fact.what
+    if what == "built":
         how = {"chain": " for free (chain)", "power": " for free (Wonder power)", "unpaid": " (illegal: unpaid)"}
-        return [who(event.seat), f" built {event.card.name}{how.get(event.how, '')}"]
-    if isinstance(event, ev.StageBuilt):
-        return [who(event.seat), f" built stage {event.stage} with {_name(event.card)}"]
-    if isinstance(event, ev.CardSold):
-        return [who(event.seat), f" sold {_name(event.card)}"]
-    if isinstance(event, ev.CardDiscarded):
-        return [who(event.seat), f" discarded {_name(event.card)}"]
-    if isinstance(event, ev.CoinsPaid):
-        return [who(event.seat), f" paid {coins(event.amount)} to ", "the bank" if event.to is None else who(event.to)]
-    if isinstance(event, ev.CoinsGained):
+        return [who(fact.seat), f" built {_name(fact.card)}{how.get(fact.how or '', '')}"]
+    if what == "staged":
+        return [who(fact.seat), f" built stage {fact.stage} with {_name(fact.card)}"]
+    if what == "sold":
+        return [who(fact.seat), f" sold {_name(fact.card)}"]
+    if what == "discarded":
+        return [who(fact.seat), f" discarded {_name(fact.card)}"]
+    if what == "paid":
+        return [who(fact.seat), f" paid {coins(fact.amount)} to ", "the bank" if fact.to is None else who(fact.to)]
+    if what == "gained":
         why = {"sale": "for the sale", "card": "from a card", "stage": "from a stage"}
-        return [who(event.seat), f" took {coins(event.amount)} {why.get(event.reason, event.reason)}"]
-    if isinstance(event, ev.PickedFromDiscard):
-        return [who(event.seat), f" built {_name(event.card)} from the discard pile (Halikarnassos)"]
-    if isinstance(event, ev.PickDeclined):
-        return [who(event.seat), " built nothing from the discard pile (Halikarnassos)"]
-    if isinstance(event, ev.ConflictResolved):
-        result = "won" if event.token > 0 else "lost"
-        return [who(event.seat), f" {result} against ", who(event.opponent), f": token {event.token:+d}"]
+        reason = fact.reason or ""
+        return [who(fact.seat), f" took {coins(fact.amount)} {why.get(reason, reason)}"]
+    if what == "picked":
+        return [who(fact.seat), f" built {_name(fact.card)} from the discard pile (Halikarnassos)"]
+    if what == "declined":
+        return [who(fact.seat), " built nothing from the discard pile (Halikarnassos)"]
+    if what == "fought":
+        result = "won" if fact.token > 0 else "lost"
+        return [who(fact.seat), f" {result} against ", who(fact.opponent), f": token {fact.token:+d}"]
     return None
 
 
-def _log_entry(event: Any, parts: list[str | int]) -> dict[str, Any]:
+def _log_entry(fact: Fact, parts: list[str | int]) -> dict[str, Any]:
     """One line of a position's log: the seat, the event's kind and sentence (:func:`event_parts`), and what the
     board draws of it: the card (``"?"`` unknown) of a build, sale, stage or pick, the coins and the payee
     (``None``: the bank) of a payment, the coins of a gain."""
-    entry: dict[str, Any] = {"seat": getattr(event, "seat", None), "kind": type(event).__name__, "parts": parts}
-    if isinstance(event, (ev.CardBuilt, ev.StageBuilt, ev.CardSold, ev.CardDiscarded, ev.PickedFromDiscard)):
-        entry["card"] = _name(event.card)
-    if isinstance(event, ev.StageBuilt):
-        entry["stage"] = event.stage
-    if isinstance(event, ev.CoinsPaid):
-        entry["to"], entry["amount"] = event.to, event.amount
-    if isinstance(event, ev.CoinsGained):
-        entry["amount"] = event.amount
+    entry: dict[str, Any] = {"seat": fact.seat, "kind": fact.kind, "parts": parts}
+    what = fact.what
+    if what in ("built", "staged", "sold", "discarded", "picked"):
+        entry["card"] = _name(fact.card)
+    if what == "staged":
+        entry["stage"] = fact.stage
+    if what == "paid":
+        entry["to"], entry["amount"] = fact.to, fact.amount
+    if what == "gained":
+        entry["amount"] = fact.amount
     return entry
 
 
-def event_text(event: Any, names: Sequence[str]) -> str | None:
+def _log(at: PositionView, players: int, view_seat: int | None) -> list[dict[str, Any]]:
+    """The log of the position ``at``: what happened since the one before, as ``view_seat`` saw it if given."""
+    out = []
+    for fact in at.facts:
+        if view_seat is not None:
+            fact = fact.seen_by(view_seat)
+        parts = _fact_parts(fact, players)
+        if parts is not None:
+            out.append(_log_entry(fact, parts))
+    return out
+
+
+class _Lines(Visitor):
+    """The positions of each line of play in the order the walk reaches them: ``""`` the main line, else the
+    variation's address."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, list[PositionView]] = {}
+
+    def position(self, at: PositionView) -> None:
+        self.lines.setdefault(at.line, []).append(at)
+
+
+def event_text(event: object, names: Sequence[str]) -> str | None:
     """:func:`event_parts` as one sentence with the seats' ``names`` (``Marta paid 2 coins to Jonas``)."""
     parts = event_parts(event, len(names))
     if parts is None:
@@ -302,7 +337,8 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
     A seat's view drops the annotator's comments, glyphs and tags (:func:`without_comments`: a comment can name a
     card the seat did not see) unless ``keep_comments``; ``view.comments`` says which.
     Raises ``ValueError`` for a ``view_seat`` not at the table."""
-    shown, findings = record, replay.findings
+    shown = record
+    findings: Sequence[Finding] = replay.findings
     if view_seat is not None:
         if not 1 <= view_seat <= record.players:
             raise ValueError(f"seat {view_seat} is not at the table (seats 1 to {record.players})")
@@ -321,25 +357,23 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
     last = addresses[-1] if addresses else None
 
     finding_rows = []
-    at: dict[str, list[int]] = {}
+    at_address: dict[str, list[int]] = {}
     for k, f in enumerate(findings):
         where = f.address if f.address in replay.positions else last
         finding_rows.append({"rule": f.rule, "message": f.message, "address": f.address, "seat": f.seat,
                              "severity": f.severity,
                              "line": f.span.line - line0 if f.span is not None and f.span.line > line0 else None})
         if where is not None:
-            at.setdefault(where, []).append(k)
+            at_address.setdefault(where, []).append(k)
 
+    walked = _Lines()
+    walk(replay, walked)
     positions = []
-    mark = 0
-    for address in addresses:
-        state = replay.position(address)
+    for at in walked.lines.get("", []):
+        address = at.address
+        state = at.state
         shown_state = view(state, view_seat) if view_seat is not None else state
         sheet = replay.score_at(address)
-        events = replay.events[mark:replay.marks[address]]
-        mark = replay.marks[address]
-        if view_seat is not None:
-            events = _seen_events(events, view_seat)
         turn = turns.get(address)
         positions.append({
             "address": address,
@@ -350,11 +384,11 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
             "cities": [_city(shown_state, s) for s in range(1, record.players + 1)],
             "discard": [_name(c) for c in shown_state.discard],
             "played": _turn_data(turn) if turn is not None else None,
-            "log": [_log_entry(e, parts) for e in events if (parts := event_parts(e, record.players)) is not None],
+            "log": _log(at, record.players, view_seat),
             "score": _sheet_rows(sheet),
             "provisional": sheet.provisional,
             "by_age": points_by_age(replay, address),
-            "findings": at.get(address, []),
+            "findings": at_address.get(address, []),
         })
 
     final = None
@@ -362,7 +396,7 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         # the lines keyed by the rows the page draws (D.rows); the seats' boards are in "seats" above
         final = {"seats": sheet_lines(replay.scores), "winners": score_data(record, replay.scores)["winners"],
                  "tie_break": tie_break(names, replay.scores)}
-    return {
+    return with_wins({
         "version": DATA_VERSION,
         "title": game_title(record),
         "date": record.date,
@@ -380,27 +414,28 @@ def game_data(record: Record, replay: Replay, *, view_seat: int | None = None,
         "findings": finding_rows,
         "positions": positions,
         "final": final,
-        "variations": _variations_data(shown, replay, lines_of, view_seat, line0),
-    }
+        "variations": _variations_data(shown, replay, lines_of, walked, view_seat, line0),
+    }, shown, addresses)  # the computed analysis, when the record carries it (wins.py)
 
 
-def _variations_data(shown: Record, replay: Replay, lines_of: Replay, view_seat: int | None,
+def _variations_data(shown: Record, replay: Replay, lines_of: Replay, walked: _Lines, view_seat: int | None,
                      line0: int) -> list[dict[str, Any]]:
     """Each variation (spec 7wn.md §6.1, 7WN 2) in text order, for a page to show beside the main line: its address,
     the turn it replaces, the line it branches from, its findings (lines of the embedded source, from
-    ``lines_of``) and one snapshot per position it reaches, shaped as the main line's (``address`` the full one,
-    ``I.5(1).I.6``; ``findings`` indices into the variation's own list). Empty for a game without variations."""
+    ``lines_of``) and one snapshot per position it reaches (as the walk of ``replay`` reached them), shaped as the
+    main line's (``address`` the full one, ``I.5(1).I.6``; ``findings`` indices into the variation's own list).
+    Empty for a game without variations."""
     turns: dict[str, Turn] = {}
 
-    def walk(line_turns: Sequence[Turn], prefix: str) -> None:
+    def collect(line_turns: Sequence[Turn], prefix: str) -> None:
         for t in line_turns:
             for k, v in enumerate(t.variations, 1):
                 where = f"{prefix}{t.label}({k})"
                 for vt in v.turns:
                     turns[f"{where}.{vt.label}"] = vt
-                walk(v.turns, where + ".")
+                collect(v.turns, where + ".")
 
-    walk(shown.turns, "")
+    collect(shown.turns, "")
     out = []
     for where, line in replay.variations.items():
         placed = lines_of.variations.get(where, line)
@@ -408,22 +443,17 @@ def _variations_data(shown: Record, replay: Replay, lines_of: Replay, view_seat:
                  "line": f.span.line - line0 if f.span is not None and f.span.line > line0 else None}
                 for f in placed.findings if not is_check_only(f)]
         positions = []
-        mark = 0
-        for label, state in line.positions.items():
-            full = f"{where}.{label}"
+        for at in walked.lines.get(where, []):
+            full, state = at.address, at.state
             shown_state = view(state, view_seat) if view_seat is not None else state
-            events: Sequence[Any] = line.events[mark:line.positions.marks[label]]
-            mark = line.positions.marks[label]
-            if view_seat is not None:
-                events = _seen_events(events, view_seat)
             sheet = replay.score_at(full)
             turn = turns.get(full)
             positions.append({
-                "address": full, "title": describe_address(label), "age": state.age, "turn": state.turn,
+                "address": full, "title": describe_address(at.label), "age": state.age, "turn": state.turn,
                 "ended": state.ended, "cities": [_city(shown_state, s) for s in range(1, shown.players + 1)],
                 "discard": [_name(c) for c in shown_state.discard],
                 "played": _turn_data(turn) if turn is not None else None,
-                "log": [_log_entry(e, parts) for e in events if (parts := event_parts(e, shown.players)) is not None],
+                "log": _log(at, shown.players, view_seat),
                 "score": _sheet_rows(sheet), "provisional": sheet.provisional,
                 "by_age": points_by_age(replay, full),
                 "findings": [k for k, r in enumerate(rows) if r["address"] == full],
@@ -444,7 +474,7 @@ def _replay_of(source: str) -> Replay | None:
         return None
 
 
-def _findings_in(source: str, shown: Record) -> Sequence[Any]:
+def _findings_in(source: str, shown: Record) -> Sequence[Finding]:
     """The findings of ``shown`` placed in ``source``, its canonical text: the text read back and replayed (the
     round trip gives an equal Record, so the same findings). A text that does not read back (a hand-built Record
     the notation cannot hold) gives the findings of ``shown`` without lines."""
@@ -454,14 +484,3 @@ def _findings_in(source: str, shown: Record) -> Sequence[Any]:
         return run(parse(source)).findings
     except NotationError:
         return [replace(f, span=None) for f in run(shown).findings]
-
-
-def _seen_events(events: Sequence[Any], seat: int) -> list[Any]:
-    """The events as ``seat`` saw them: another seat's sold, staged or discarded card is unknown (as
-    :func:`wnotation.engine.view` hides staged cards and the discard pile)."""
-    out = []
-    for e in events:
-        if isinstance(e, (ev.CardSold, ev.CardDiscarded, ev.StageBuilt)) and e.seat != seat and e.card is not None:
-            e = type(e)(**{f.name: (None if f.name == "card" else getattr(e, f.name)) for f in fields(e)})
-        out.append(e)
-    return out

@@ -150,4 +150,7 @@ def page(record: Record, replay: Replay, *, view_seat: int | None = None, source
     body = (skeleton + _without_script(data, source_text)
             + f'<script type="application/json" id="wn-data">{script_json(data)}</script>\n')
     title = data["title"] + (f" (as seen by {data['view']['name']})" if data["view"] else "")
-    return document(title, body, script=asset("viewer.js"), style=asset("viewer.css"))
+    script, style = asset("viewer.js"), asset("viewer.css")
+    if "wins" in data:  # the record's computed analysis (wins.py): its graph's script and style, after the viewer's
+        script, style = script + asset("wins.js"), style + asset("wins.css")
+    return document(title, body, script=script, style=style)

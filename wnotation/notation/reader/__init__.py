@@ -17,7 +17,7 @@ from typing import IO, Any, TypeVar
 
 from ...model.record import FORMAT_VERSION, Record
 from .. import lexical
-from ..errors import NotationError, NotationSyntaxError, StructureError, at_offset
+from ..errors import NotationError, NotationSyntaxError, Origin, StructureError, at_offset
 from . import fast_route, lark_route, recovery
 from .build import Game
 from .names import VERB_WORDS
@@ -56,17 +56,18 @@ def _check_route(route: str) -> None:
         raise ValueError(f"route={route!r}: expected one of {', '.join(map(repr, ROUTES))}")
 
 
-def _visit(v: Visitor[T], chunk: str, source: str, line0: int, off0: int, index: int, route: str) -> T:
-    """Read one game chunk (starting with its ``[Format`` line) through the hooks of ``v``; return its result."""
-    v.begin_game(source, index, line0 + 1, off0)
+def _visit(v: Visitor[T], chunk: str, origin: Origin, index: int, route: str) -> T:
+    """Read one game chunk (starting with its ``[Format`` line, placed in its input by ``origin``) through the hooks
+    of ``v``; return its result."""
+    v.begin_game(origin.source, index, origin.first_line, origin.chars_before)
     text = chunk if chunk.endswith("\n") else chunk + "\n"
     try:
         if v.reads_bodies and len(text) > LINE_LIMIT:
-            check_line_lengths(text, source, line0, off0)
+            check_line_lengths(text, origin)
         record = None
         headed = False  # end_headers called
         if route != "lark":
-            g = Game(text, source, line0, off0)
+            g = Game(text, origin)
             try:
                 entries, pos, line = fast_route.lex_header(text)
                 read_header(g, entries)
@@ -84,30 +85,30 @@ def _visit(v: Visitor[T], chunk: str, source: str, line0: int, off0: int, index:
             if route == "fast":
                 raise RouteDeclined("the fast route does not read this game")
             if not v.reads_bodies and len(text) > LINE_LIMIT:
-                check_line_lengths(text, source, line0, off0)
-            record = lark_route.read(text, source, line0, off0)
-            if not headed and v.end_headers(_header_of_record(record, source, index, line0, off0)) is SKIP:
+                check_line_lengths(text, origin)
+            record = lark_route.read(text, origin)
+            if not headed and v.end_headers(_header_of_record(record, origin, index)) is SKIP:
                 return v.result()
         v.end_game(record)
     except NotationError as exc:
         if v.reads_bodies:
-            exc._recover = functools.partial(recovery.further_errors, exc, text, source, line0, off0)
+            exc._recover = functools.partial(recovery.further_errors, exc, text, origin)
         v.handle_error(exc)
     return v.result()
 
 
-def _header_of_record(r: Record, source: str, index: int, line0: int, off0: int) -> Header:
-    return Header.of(r, source=source, index=index, line=line0 + 1, offset=off0)
+def _header_of_record(r: Record, origin: Origin, index: int) -> Header:
+    return Header.of(r, source=origin.source, index=index, line=origin.first_line, offset=origin.chars_before)
 
 
-def _prelude_error(text: str, source: str) -> NotationError | None:
+def _prelude_error(text: str, origin: Origin) -> NotationError | None:
     """The error of text before the first game, unless it is blank."""
     stripped = text.lstrip()
     if not stripped:
         return None
     pos = len(text) - len(stripped)
     return at_offset(NotationSyntaxError, f"expected a game: each game starts with a line [Format \"{FORMAT_VERSION}\"]",
-                     text, pos, source, expected=(f"[Format \"{FORMAT_VERSION}\"]",))
+                     text, pos, origin, expected=(f"[Format \"{FORMAT_VERSION}\"]",))
 
 
 def _games(chunks: Iterable[tuple[str, int, int]], source: str, builder: Callable[[], Visitor[Any]],
@@ -115,15 +116,16 @@ def _games(chunks: Iterable[tuple[str, int, int]], source: str, builder: Callabl
     """Each game chunk's result through a fresh ``builder()``, and the error of text before the first game."""
     index = 0
     for chunk, line0, off0 in chunks:
+        origin = Origin(source, line0, off0)
         if not lexical.BOUNDARY_RE.match(chunk):
-            error = _prelude_error(chunk, source)
+            error = _prelude_error(chunk, origin)
             if error is not None:
                 v = builder()
                 v.handle_error(error)
                 yield v.result()
             continue
         index += 1
-        yield _visit(builder(), chunk, source, line0, off0, index, route)
+        yield _visit(builder(), chunk, origin, index, route)
 
 
 def _looks_like_path(text: str) -> bool:
@@ -209,15 +211,16 @@ def parse(text: str, *, source: str = "<string>", route: str = "auto") -> Record
     text = normalise(text)
     record: Record | None = None
     for chunk, line0, off0 in split_games(text):
+        origin = Origin(source, line0, off0)
         if not lexical.BOUNDARY_RE.match(chunk):
-            error = _prelude_error(chunk, source)
+            error = _prelude_error(chunk, origin)
             if error is not None:
                 raise error
         elif record is not None:
             raise at_offset(StructureError, "a second game: parse() reads one game (use read_games or parse_many)",
-                            text, off0, source, rule="games")
+                            text, off0, Origin(source), rule="games")
         else:
-            record = _visit(StrictRecordBuilder(), chunk, source, line0, off0, 1, route)  # type: ignore[assignment]
+            record = _visit(StrictRecordBuilder(), chunk, origin, 1, route)  # type: ignore[assignment]
     if record is None:
         raise NotationSyntaxError(f"no game: a game starts with a line [Format \"{FORMAT_VERSION}\"]", source=source,
                                   expected=(f"[Format \"{FORMAT_VERSION}\"]",))
@@ -234,6 +237,11 @@ def parse_many(text: str, *, source: str = "<string>", route: str = "auto") -> l
 # Names the benchmarks reach for (benchmarks/phases.py, bench_parse.py): the Lark parser, the Lark route alone,
 # the normalisation and the fast route's piece cache.
 _parser = lark_route.parser
-_lark_game = lark_route.read
 _normalise = normalise
 _PIECES = fast_route.PIECES
+
+
+def _lark_game(text: str, source: str = "<string>", line0: int = 0, off0: int = 0) -> Record:
+    """The Lark route alone on one game ``text`` (ending with a line end), ``line0`` lines and ``off0`` characters
+    into its input: :func:`.lark_route.read` with the place as the benchmarks pass it."""
+    return lark_route.read(text, Origin(source, line0, off0))

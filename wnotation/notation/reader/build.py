@@ -5,7 +5,7 @@ pieces of actions, clauses and result lines, and hand them here with their offse
 matches names against the catalogue (with suggestions), checks the header, the roster, turn order, actions per
 turn and seat prefixes, and builds the frozen Record models. Legality is the engine's, not checked here.
 Positions: ``at`` is an offset in the game's text (errors count line and column from it only when made), spans
-add the game's place in its file (``line0``, ``off0``).
+add the game's place in its file (its :class:`~wnotation.notation.errors.Origin`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,15 @@ from ...model.vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_ke
 from .. import lexical
 from ..tags import FIELDS
 from .names import FIRST_EDITION_ONLY, USE_OF_VERB, VERB_OF_WORD, card_names, clause_meant, split_meant, verb_meant
-from ..errors import NotationError, NotationSyntaxError, RosterError, StructureError, UnknownNameError, at_offset
+from ..errors import (
+    NotationError,
+    NotationSyntaxError,
+    Origin,
+    RosterError,
+    StructureError,
+    UnknownNameError,
+    at_offset,
+)
 
 _M = TypeVar("_M")
 
@@ -126,11 +134,9 @@ class Line:
 class Game:
     """What is known while one game is read: where it is, the header, the roster, what came so far."""
 
-    def __init__(self, text: str, source: str, line0: int, off0: int) -> None:
+    def __init__(self, text: str, origin: Origin) -> None:
         self.text = text
-        self.source = source
-        self.line0 = line0  # lines before the game in its file
-        self.off0 = off0  # characters before the game in its file
+        self.origin = origin  # the game's place in its file
         self.header: dict[str, Any] = {}
         self.seats: tuple[Seat, ...] = ()
         self.seat_keys: dict[str, int] = {}
@@ -145,11 +151,11 @@ class Game:
 
     def error(self, cls: type[NotationError], message: str, at: int, **kw: Any) -> NotationError:
         """An error of class ``cls`` at offset ``at`` of the game's text."""
-        return at_offset(cls, message, self.text, at, self.source, self.line0, self.off0, **kw)
+        return at_offset(cls, message, self.text, at, self.origin, **kw)
 
     def span(self, line: int, column: int, at: int) -> Span:
         """The span of what starts at ``at`` (on the game's 1-based ``line``, at ``column``)."""
-        return _span(line + self.line0, column, at + self.off0)
+        return _span(self.origin.line(line), column, self.origin.offset(at))
 
     def card(self, text: str, at: int, *, played: bool = False) -> str:
         """The printed name of the card ``text`` written at ``at``; ``played`` for the card of an action, whose
@@ -414,7 +420,7 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
                           d.at + (starts[n] if starts else 0), rule="action-count")
         raise g.error(StructureError, f"turn {label} has {len(drafts)} actions: each of the {n} seats acts in every "
                       "turn (write sell ? or stage ? for a hidden card)", end, rule="action-count")
-    line0, off0 = g.line0, g.off0
+    lines_before, chars_before = g.origin.lines_before, g.origin.chars_before  # hoisted: read for every action
     line_at = at - column  # the offset before the line's first character, where the fast route's columns count
     built = []
     previous = 0
@@ -443,21 +449,21 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
             seat = i + 1
         p = d.pick
         if starts:
-            act_line, act_col = line + line0, base - line_at + d.column
+            act_line, act_col = line + lines_before, base - line_at + d.column
         else:
-            act_line, act_col = d.line + line0, d.column
+            act_line, act_col = d.line + lines_before, d.column
         pick = None
         if p is not None:
             pick = make(Pick, {"card": p.card, "annotation": annotation(p.before, p.after, p.glyph, p.tags),
-                               "span": _span(act_line if starts else p.line + line0,
+                               "span": _span(act_line if starts else p.line + lines_before,
                                              base - line_at + p.column if starts else p.column,
-                                             p.at + base + off0)})
+                                             p.at + base + chars_before)})
         if d.before or d.after or d.tags:
             note = annotation(d.before, d.after, d.glyph, d.tags)
         else:
             note = NO_ANNOTATION if d.glyph is None else GLYPH_ANNOTATIONS[d.glyph]
         span = _new(Span)  # as _span makes it: a turn has up to 7 of these, a game some 130
-        _set_dict(span, {"line": act_line, "column": act_col, "offset": d.at + base + off0})
+        _set_dict(span, {"line": act_line, "column": act_col, "offset": d.at + base + chars_before})
         _set_fields(span, _SPAN_FIELDS)
         _set_extra(span, None)
         _set_private(span, None)
@@ -488,7 +494,7 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
         tags.extend(tail_tags)
     g.line.turns.append(make(Turn, {"age": age, "number": number, "actions": tuple(built),
                                     "annotation": annotation(before, after, glyph, tags), "variations": (),
-                                    "span": _span(line + line0, column, at + off0)}))
+                                    "span": _span(line + lines_before, column, at + chars_before)}))
 
 
 # --- variations (spec 6.1, format version 2) ------------------------------------------------------------------
@@ -527,7 +533,7 @@ def close_variation(g: Game, at: int) -> None:
     if parent is None:
         raise g.error(StructureError, "this ')' closes no variation: none is open", at, rule="variation")
     variation = make(Variation, {"turns": tuple(current.turns),
-                                 "span": _span(current.line + g.line0, current.column, current.at + g.off0)})
+                                 "span": g.span(current.line, current.column, current.at)})
     replaced = parent.turns[-1]
     fields = dict(replaced.__dict__)
     fields["variations"] = replaced.variations + (variation,)
@@ -593,7 +599,7 @@ def add_result(g: Game, seat: int, values: tuple[int | None, ...], line: int, co
     keyword at ``at``."""
     fields: dict[str, Any] = {"seat": seat}
     fields.update(zip(LINE_FIELDS, values))
-    fields["span"] = _span(line + g.line0, column, at + g.off0)
+    fields["span"] = g.span(line, column, at)
     g.results.append(make(SeatResult, fields))
 
 

@@ -447,4 +447,5 @@ class Header:
 
 def header_of(g: Game, index: int) -> Header:
     """The :class:`Header` of a game whose tags ``read_header`` has read; ``index`` its place in its input."""
-    return Header.of(g.header, source=g.source, index=index, line=g.line0 + 1, offset=g.off0)
+    origin = g.origin
+    return Header.of(g.header, source=origin.source, index=index, line=origin.first_line, offset=origin.chars_before)

@@ -18,11 +18,12 @@ from lark.exceptions import UnexpectedInput
 from ...model.record import UNKNOWN, CoinsPaid, Record, StatedPurchase
 from .. import grammar, lexical
 from . import build
-from ..errors import StructureError
+from ..errors import Origin, StructureError
 from .build import Draft, Game
 from .header import TagEntry, read_header
 
 _STATE: ContextVar[Game] = ContextVar("wnotation_7wn_game")
+_UNPLACED = Origin()  # a text that is its whole input
 
 
 class _Clause:
@@ -271,10 +272,10 @@ def parser() -> Any:
     return _parser_instance[0]
 
 
-def read(text: str, source: str, line0: int, off0: int) -> Record:
-    """One game read by the Lark parser (the reference route); ``text`` ends with a line end. Raises
-    :class:`~wnotation.notation.NotationError`."""
-    g = Game(text, source, line0, off0)
+def read(text: str, origin: Origin) -> Record:
+    """One game read by the Lark parser (the reference route), placed in its file by ``origin``; ``text`` ends with
+    a line end. Raises :class:`~wnotation.notation.NotationError`."""
+    g = Game(text, origin)
     token = _STATE.set(g)
     try:
         record: Record = parser().parse(text)
@@ -282,7 +283,7 @@ def read(text: str, source: str, line0: int, off0: int) -> Record:
     except UnexpectedInput as exc:
         from ..diagnose import diagnose
 
-        error = diagnose(exc, text, source, line0, off0)
+        error = diagnose(exc, text, origin)
     finally:
         _STATE.reset(token)
     # raised outside the handler, so that the error holds no __context__: Lark's exception keeps the parser (local
@@ -290,10 +291,10 @@ def read(text: str, source: str, line0: int, off0: int) -> Record:
     raise error
 
 
-def from_tree(tree: Any, text: str, source: str = "<string>", line0: int = 0, off0: int = 0) -> Record:
+def from_tree(tree: Any, text: str, origin: Origin = _UNPLACED) -> Record:
     """The Record of a parse tree of ``text`` made by ``grammar.tree_parser()``, transformed afterwards by the same
     callbacks: the tree route, kept as the test oracle of the inline one (both give equal Records and spans)."""
-    token = _STATE.set(Game(text, source, line0, off0))
+    token = _STATE.set(Game(text, origin))
     try:
         record: Record = _Transformer().transform(tree)
         return record

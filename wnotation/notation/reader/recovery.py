@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 
 from .. import lexical
-from ..errors import NotationError
+from ..errors import NotationError, Origin
 
 #: The most errors reported for one game (the first included); the search stops there.
 MAX_ERRORS = 100
@@ -98,9 +98,9 @@ def neutral(line: str, seats: int, label: str | None = None) -> str | None:
     return f"{opener}{label or m.group('label')} {actions}{' )' * closers}"
 
 
-def further_errors(first: NotationError, text: str, source: str, line0: int, off0: int) -> tuple[NotationError, ...]:
-    """The errors of the game ``text`` (read as the reader reads it: a game ``line0`` lines and ``off0`` characters
-    into its file) after its first one, ``first``, in the order found. See the module."""
+def further_errors(first: NotationError, text: str, origin: Origin) -> tuple[NotationError, ...]:
+    """The errors of the game ``text`` (read as the reader reads it: a game placed in its file by ``origin``) after
+    its first one, ``first``, in the order found. See the module."""
     if first.rule in _FINAL_RULES:
         return ()
     lines = text.split("\n")
@@ -116,7 +116,7 @@ def further_errors(first: NotationError, text: str, source: str, line0: int, off
     budget = REREAD_BUDGET
     guessed: list[int] = []  # lines meant as turns, made empty because their labels could not be read
     while error is not None and len(found) + 1 < MAX_ERRORS:
-        k = error.line - line0 - 1
+        k = origin.line_in_text(error.line) - 1
         if not body <= k < len(lines) or k in replaced:
             break
         labels = _labels(error)
@@ -124,9 +124,9 @@ def further_errors(first: NotationError, text: str, source: str, line0: int, off
             # a turn out of order: read on as if it had the label its place expects, unless the next turn line is
             # then out of order too (a turn left out: every later one would be, so the search ends here)
             def fits(e: NotationError, k: int = k) -> bool:
-                return not (_labels(e) and e.line - line0 - 1 > k)
+                return not (_labels(e) and origin.line_in_text(e.line) - 1 > k)
 
-            retried = _relabel(current, k, labels, lines[k], seats, fits, source, line0, off0, budget)
+            retried = _relabel(current, k, labels, lines[k], seats, fits, origin, budget)
             if retried is None:
                 break
             current, error, cost = retried
@@ -144,18 +144,18 @@ def further_errors(first: NotationError, text: str, source: str, line0: int, off
             budget -= len(again)
             if budget < 0:
                 break
-            error = _reread(again, source, line0, off0)
-        while guessed and error is not None and _labels(error) and error.line - line0 - 1 > guessed[0]:
+            error = _reread(again, origin)
+        while guessed and error is not None and _labels(error) and origin.line_in_text(error.line) - 1 > guessed[0]:
             # the lines made empty were meant as turns: give them the labels their places expect
-            at = error.line - line0 - 1
+            at = origin.line_in_text(error.line) - 1
             run, guessed = [g for g in guessed if g < at], [g for g in guessed if g > at]
-            retried = _relabel_run(current, run, lines, seats, error, error, source, line0, off0, budget)
+            retried = _relabel_run(current, run, lines, seats, error, error, origin, budget)
             if retried is not None:
                 current, error, cost = retried
                 budget -= cost
-        if error is None or error.rule in _FINAL_RULES or error.line - line0 - 1 in replaced:
+        if error is None or error.rule in _FINAL_RULES or origin.line_in_text(error.line) - 1 in replaced:
             break
-        found.append(_placed(error, lines, starts, line0, off0))
+        found.append(_placed(error, lines, starts, origin))
     return tuple(found)
 
 
@@ -167,12 +167,12 @@ def _labels(error: NotationError) -> list[str]:
     return [label for label in error.expected if _LABEL_RE.fullmatch(label)]
 
 
-def _reread(text: str, source: str, line0: int, off0: int) -> NotationError | None:
+def _reread(text: str, origin: Origin) -> NotationError | None:
     """The first error of the game ``text`` read by the reference route, ``None`` if it reads."""
     from . import lark_route
 
     try:
-        lark_route.read(text, source, line0, off0)
+        lark_route.read(text, origin)
     except NotationError as exc:
         return exc
     return None
@@ -184,7 +184,7 @@ _NOT_A_TURN_RE = re.compile(r"[ \t]*(?:(?i:game|result)(?![A-Za-z0-9_])|\[(?!%)|
 
 
 def _relabel(current: list[str], k: int, labels: list[str], original: str, seats: int,
-             fits: Callable[[NotationError], bool], source: str, line0: int, off0: int, budget: int
+             fits: Callable[[NotationError], bool], origin: Origin, budget: int
              ) -> tuple[list[str], NotationError | None, int] | None:
     """The text ``current`` with line ``k`` (``original`` in the game) made the neutral line of each of ``labels``
     in turn: the first whose re-read reads or gives an error that ``fits``, with that error (``None``: none) and
@@ -200,14 +200,14 @@ def _relabel(current: list[str], k: int, labels: list[str], original: str, seats
         cost += len(again)
         if cost > budget:
             return None
-        found = _reread(again, source, line0, off0)
-        if found is None or (found.line - line0 - 1 != k and fits(found)):
+        found = _reread(again, origin)
+        if found is None or (origin.line_in_text(found.line) - 1 != k and fits(found)):
             return trial, found, cost
     return None
 
 
 def _relabel_run(current: list[str], run: list[int], lines: list[str], seats: int, late: NotationError,
-                 error: NotationError, source: str, line0: int, off0: int, budget: int
+                 error: NotationError, origin: Origin, budget: int
                  ) -> tuple[list[str], NotationError | None, int] | None:
     """Labels for the lines ``run`` (made empty, meant as turns) that put the turn of ``late`` (out of order after
     them) in order: each line takes a label its place expects (``error`` says which for the first), tried depth
@@ -224,20 +224,20 @@ def _relabel_run(current: list[str], run: list[int], lines: list[str], seats: in
         cost += len(again)
         if cost > budget:
             return None
-        found = _reread(again, source, line0, off0)
+        found = _reread(again, origin)
         if found is None or (found.line, found.column) > (late.line, late.column):
             return trial, found, cost
-        if rest and _labels(found) and found.line - line0 - 1 > rest[0]:
-            deeper = _relabel_run(trial, rest, lines, seats, late, found, source, line0, off0, budget - cost)
+        if rest and _labels(found) and origin.line_in_text(found.line) - 1 > rest[0]:
+            deeper = _relabel_run(trial, rest, lines, seats, late, found, origin, budget - cost)
             if deeper is not None:
                 return deeper[0], deeper[1], cost + deeper[2]
     return None
 
 
-def _placed(error: NotationError, lines: list[str], starts: list[int], line0: int, off0: int) -> NotationError:
+def _placed(error: NotationError, lines: list[str], starts: list[int], origin: Origin) -> NotationError:
     """``error`` (found in a text with neutral lines, on a line that is the original's) with its offset and source
     line those of the original text."""
-    k = error.line - line0 - 1
-    error.offset = off0 + starts[k] + error.column - 1
+    k = origin.line_in_text(error.line) - 1
+    error.offset = origin.offset(starts[k] + error.column - 1)
     error.source_line = lines[k]
     return error

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from .. import lexical
-from ..errors import StructureError, at_offset
+from ..errors import Origin, StructureError, at_offset
 
 __all__ = ["normalise", "line_ends", "stream_lines", "text_lines", "is_boundary", "split_lines", "split_games",
            "split_stream", "iter_pieces", "LINE_LIMIT", "check_line_lengths"]
@@ -145,7 +145,7 @@ LINE_LIMIT = 10_000
 _LINE_MARKS = re.compile(r"[\n{]|\[%")
 
 
-def check_line_lengths(text: str, source: str, line0: int, off0: int) -> None:
+def check_line_lengths(text: str, origin: Origin) -> None:
     """Raise :class:`StructureError` (rule ``line-length``) at the first character past :data:`LINE_LIMIT` on a
     line of a game's ``text``, comments and ``[%tags]`` not counted. One pass; only games longer than the limit
     need it."""
@@ -159,7 +159,7 @@ def check_line_lengths(text: str, source: str, line0: int, off0: int) -> None:
         if counted + end - line_start > LINE_LIMIT:
             error = at_offset(StructureError, f"this line holds more than {LINE_LIMIT:,} characters outside "
                               "comments and [%tags], the reader's limit (a turn line holds a few hundred)", text,
-                              line_start + LINE_LIMIT - counted, source, line0, off0, rule="line-length")
+                              line_start + LINE_LIMIT - counted, origin, rule="line-length")
             error.source_line = ""  # not shown: it is too long to show
             raise error
         if m is None:
