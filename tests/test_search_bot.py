@@ -105,3 +105,13 @@ def test_search_beats_random_clearly():
         winners = [r.seat for r in record.results if r.rank == 1]
         won += 1 / len(winners) if seat in winners else 0.0
     assert won / games >= 0.75
+
+
+def test_generate_plays_the_search_bot_with_its_budget():
+    from cli_helpers import run
+
+    text = run("generate", "-p", "3", "-s", "9", "--bot", "search", "--playouts", "1").stdout
+    assert '[Event "wnotation bot game (search)"]' in text
+    assert run("check", "-", input=text).exit_code == 0
+    assert text == run("generate", "-p", "3", "-s", "9", "--bot", "search", "--playouts", "1").stdout
+    assert "--bot search" in run("generate", "-p", "3", "-s", "9", "--playouts", "4", code=2).stderr
