@@ -79,11 +79,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def connect(sources: Sequence[Any], progress: Callable[[int], None] | None = None) -> Any:
+def connect(sources: Sequence[Any], progress: Callable[[int], None] | None = None, hands: bool = False) -> Any:
     """A DuckDB connection holding the archive of ``sources``: one Parquet archive directory, one DuckDB file
     (opened read-only), or 7WN inputs (paths, or ``(source, text)`` pairs) exported into memory, ``progress``
-    told the games of each piece read (as :func:`~.export.export` tells it). Raises :class:`ArchiveError` for a
-    mix of kinds or a missing DuckDB."""
+    told the games of each piece read (as :func:`~.export.export` tells it), with the ``hands`` table's rows
+    when ``hands`` is true. Raises :class:`ArchiveError` for a mix of kinds or a missing DuckDB."""
     db = duckdb()
     paths = [s for s in sources if not isinstance(s, tuple)]
     if len(sources) == 1 and paths and Path(paths[0]).is_dir() and is_archive_dir(paths[0]):
@@ -122,8 +122,8 @@ def connect(sources: Sequence[Any], progress: Callable[[int], None] | None = Non
         seen.update(ids)
         rows.add(part.without(again) if again else part)
 
-    for piece in pieces(sources, on_rows=lambda k, whole: add(whole)):
-        part = piece_rows(piece.text, piece.source, piece.input_number, piece.first_game, piece.line0)
+    for piece in pieces(sources, on_rows=lambda k, whole: add(whole), hands=hands):
+        part = piece_rows(piece.text, piece.source, piece.input_number, piece.first_game, piece.line0, hands)
         add(part)
         if progress is not None:
             progress(part.games)

@@ -61,6 +61,7 @@ COMMAND_MODULES = (
     "lsp",
     "serve",
     "analyse",
+    "explore",
 )
 
 for _name in COMMAND_MODULES:

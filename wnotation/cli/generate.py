@@ -25,14 +25,20 @@ Examples:
 @click.option("--seed", "-s", type=click.IntRange(0, (1 << 64) - 1), required=True, metavar="S",
               help="Seed of the first game (0 to 2^64-1).")
 @click.option("--count", "-n", type=click.IntRange(min=1), default=1, metavar="K", help="Number of games.")
-@click.option("--bot", type=click.Choice(["random", "greedy"]), default="random",
-              help="Who plays: uniformly random legal actions, or a one-move greedy heuristic.")
-def generate(players: int, seed: int, count: int, bot: str) -> None:
+@click.option("--bot", type=click.Choice(["random", "greedy", "search"]), default="random",
+              help="Who plays: uniformly random legal actions, a one-move greedy heuristic, or a search over greedy "
+              "playouts (stronger, about a second a 4-player game).")
+@click.option("--playouts", type=click.IntRange(min=1), default=None, metavar="N",
+              help="The search bot's playouts per candidate play (default 8; more is stronger and slower).")
+def generate(players: int, seed: int, count: int, bot: str, playouts: int | None) -> None:
     """Play complete legal games with a built-in bot and print them as canonical 7WN, with expected results."""
     from ..engine.bot import play_game
+    from ..engine.search import PLAYOUTS
     from ..support.gcpolicy import batch_collection
     from ..notation import write
 
+    if playouts is not None and bot != "search":
+        raise click.UsageError("--playouts is the search bot's: give it with --bot search")
     if seed + count - 1 >= 1 << 64:
         raise click.UsageError(f"--seed {seed} with --count {count} runs past the largest seed, 2^64-1")
     with Progress("generating", count, writes=True) as progress, batch_collection():
@@ -40,7 +46,7 @@ def generate(players: int, seed: int, count: int, bot: str) -> None:
             if k:
                 click.echo()
             # A bot's Record is canonical already, purchases included (tests/test_bot.py: no second replay needed).
-            click.echo(write(play_game(players, seed + k, bot)), nl=False)
+            click.echo(write(play_game(players, seed + k, bot, playouts=playouts or PLAYOUTS)), nl=False)
             progress.advance()
 
 

@@ -1,7 +1,7 @@
 """A small built-in bot that plays complete legal games from a seed and returns them as Records.
 
-The games feed tests, benchmarks and ``wnotation generate``; the bot is deliberately simple (``random`` or a
-one-ply ``greedy`` heuristic) and plays no better than that. All randomness is SplitMix64 (``deck``), never
+The games feed tests, benchmarks and ``wnotation generate``; the bots are ``random``, ``uniform``, a one-ply
+``greedy`` heuristic, and ``search`` (Monte-Carlo over greedy playouts, :mod:`.search`), stronger and slower. All randomness is SplitMix64 (``deck``), never
 Python's :mod:`random`, so a seed gives the same game on every platform.
 """
 
@@ -13,12 +13,13 @@ from ..model import deck, record
 from ..model.catalog import Card, WonderSide, load
 from .legal import LegalAction, Play, price
 from .policy import POLICIES, Policy
+from .search import PLAYOUTS, SearchPolicy
 from .rules import Play as Move
 from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, score
 from .state import Game, Table, initial
 
-BOTS = ("random", "greedy", "uniform")
+BOTS = ("random", "greedy", "uniform", "search")
 #: Seat names of generated games, seat 1 first.
 NAMES = ("Ada", "Bob", "Cyd", "Dee", "Eve", "Fox", "Gus")
 #: The Wonders and sides come from a second SM64 generator seeded with ``seed ^ WONDER_SALT`` ("WONDERS" in ASCII).
@@ -60,9 +61,20 @@ def _action(play: Move, a: LegalAction, discard: Card | None, stated: bool) -> d
             "discard": discard.name if discard is not None else None}
 
 
+def policy_of(bot: str, playouts: int = PLAYOUTS) -> Policy:
+    """The policy of bot ``bot`` (one of :data:`BOTS`), ``search`` with ``playouts`` playouts per candidate play.
+    Raises ``ValueError`` for an unknown bot."""
+    if bot not in BOTS:
+        raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
+    return SearchPolicy(playouts) if bot == "search" else POLICIES[bot]
+
+
 def play_game(players: int, seed: int, bot: str = "random",
-              wonders: Sequence[WonderSide | tuple[str, str]] | None = None) -> record.Record:
-    """A complete legal game of ``players`` seats dealt by ``deck.deal(players, seed)``, played by ``bot``.
+              wonders: Sequence[WonderSide | tuple[str, str]] | None = None, *,
+              seats: Sequence[str] | None = None, playouts: int = PLAYOUTS) -> record.Record:
+    """A complete legal game of ``players`` seats dealt by ``deck.deal(players, seed)``, played by ``bot``, or seat
+    by seat by the bots ``seats`` names (seat 1 first; the Event tag then lists them). ``playouts``: the ``search``
+    bot's playouts per candidate play.
 
     ``wonders`` (Wonder sides in seat order, or ``("Gizah", "night")`` pairs) default to :func:`draw_wonders`.
     The Record holds the seed, the guilds, every action (a purchase only where the canonical form states one,
@@ -70,9 +82,11 @@ def play_game(players: int, seed: int, bot: str = "random",
     ``ValueError`` for an unknown bot, a player count outside 3..7 or a Wonder given twice. Deterministic in its
     arguments.
     """
-    if bot not in BOTS:
-        raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
-    policy = POLICIES[bot]
+    names = tuple(seats) if seats is not None else (bot,) * players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} bots for {players} seats")
+    made = {name: policy_of(name, playouts) for name in dict.fromkeys(names)}
+    policies = [made[name] for name in names]
     deck.check_players(players)
     dealt = deck.deal(players, seed)
     if wonders is None:
@@ -96,7 +110,7 @@ def play_game(players: int, seed: int, bot: str = "random",
             plays: list[Move] = []
             actions: dict[int, dict[str, Any]] = {}
             for seat in seats_to_act(game):
-                a = policy.choose(game, seat, rng)
+                a = policies[seat - 1].choose(game, seat, rng)
                 discard = a.discard if turn == 6 and not a.keeps else None
                 purchase = None if a.default else (a.purchase.left, a.purchase.right)
                 play = Move(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())
@@ -105,13 +119,13 @@ def play_game(players: int, seed: int, bot: str = "random",
             _, findings = play_turn(game, plays)
             assert not findings, findings
             if turn < 6:
-                _picks(game, actions, policy, rng)
+                _picks(game, actions, policies, rng)
             if turn == 6:
                 sixth = actions
             turns.append(record.Turn(age=age, number=turn,
                                      actions=tuple(record.Action(**actions[s]) for s in sorted(actions))))
         if picks_owed(game):
-            _picks(game, sixth, policy, rng)
+            _picks(game, sixth, policies, rng)
             k = next(i for i in range(len(turns) - 1, -1, -1) if turns[i].number == 6)
             turns[k] = record.Turn(age=age, number=6,
                                    actions=tuple(record.Action(**sixth[s]) for s in sorted(sixth)))
@@ -122,7 +136,7 @@ def play_game(players: int, seed: int, bot: str = "random",
         seats=tuple(record.Seat(name=table.names[k], wonder=w.name, side=_side(w)) for k, w in enumerate(sides)),
         guilds=tuple(g.name for g in dealt.guilds),
         seed=record.Seed(algorithm=deck.SHUFFLE_ALGORITHM, value=seed),
-        tags=(record.Tag(name="Event", value=f"wnotation bot game ({bot})"),),
+        tags=(record.Tag(name="Event", value=f"wnotation bot game ({bot if seats is None else ', '.join(names)})"),),
         turns=tuple(turns),
         results=tuple(record.SeatResult(seat=ln.seat, **{f: getattr(ln, f) for f in (
             "military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total", "coins",
@@ -130,11 +144,11 @@ def play_game(players: int, seed: int, bot: str = "random",
     )
 
 
-def _picks(game: Game, actions: dict[int, dict[str, Any]], policy: Policy, rng: deck.SplitMix64) -> None:
+def _picks(game: Game, actions: dict[int, dict[str, Any]], policies: Sequence[Policy], rng: deck.SplitMix64) -> None:
     """Choose and resolve the builds from the discard pile owed in ``game``; note them in ``actions``."""
     choices: dict[int, tuple[str | None, ...]] = {}
     for seat in picks_owed(game):
-        card = policy.pick(game, seat, rng)
+        card = policies[seat - 1].pick(game, seat, rng)
         name = card.name if card is not None else None
         choices[seat] = (name,)
         actions[seat]["pick"] = record.Pick(card=name)
