@@ -1,7 +1,8 @@
 """A small built-in bot that plays complete legal games from a seed and returns them as Records.
 
 The games feed tests, benchmarks and ``wnotation generate``; the bots are ``random``, ``uniform``, a one-ply
-``greedy`` heuristic, and ``search`` (Monte-Carlo over greedy playouts, :mod:`.search`), stronger and slower. All randomness is SplitMix64 (``deck``), never
+``greedy`` heuristic, and ``search`` (Monte-Carlo over greedy playouts, :mod:`.search`), stronger and slower. All
+randomness is SplitMix64 (``deck``; which generator each draw comes from: spec/deal.md, section 10), never
 Python's :mod:`random`, so a seed gives the same game on every platform.
 """
 

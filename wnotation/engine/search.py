@@ -5,7 +5,8 @@ it can see (:func:`determinise`), plays the turn (the other seats choosing greed
 rest of the game with the greedy policy, several times; it takes the candidate of the best mean win share (R-WIN:
 1/k to each of k winners), ties going to the best mean score margin, then to the first candidate listed. Every
 candidate is played out in the same worlds with the same draws (common random numbers), so their comparison is
-not blurred by the luck of the deals. All randomness comes from one ``next()`` of the generator it is given.
+not blurred by the luck of the deals. Of the generator it is given, a move draws one ``next()`` (when it has
+several candidates) and a ``below`` (when its play has several cheapest purchases): spec/deal.md, section 10.1.
 
 Only the engine is used (legal plays, ``play_turn``, ``play_picks``, ``end_age``, scoring), never a rule of its own.
 """
