@@ -29,6 +29,8 @@ if os.environ.get("CI") != "true":
 
 import httpx  # noqa: E402
 
+from helpers.server import CSRF_RE, KEY, keyed_folder, log_in  # noqa: E402
+
 from wnotation.cli.serve import SHUTDOWN_GRACE, club_server  # noqa: E402
 from wnotation.server import live as live_module  # noqa: E402
 from wnotation.server.app import _WATCH_SCRIPT  # noqa: E402
@@ -36,8 +38,6 @@ from wnotation.server.store import DB_NAME, Store  # noqa: E402
 from wnotation.viewer.html import csp_hash  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-KEY = "the club's key"
-CSRF_RE = re.compile(r'name="csrf" value="([^"]+)"')
 SEATS = [("Ada", "Babylon", "night"), ("Bob", "Ephesos", "day"), ("Cyd", "Gizah", "day")]
 
 #: docs/howto/scorepad.md's session, typed into the pages: Cyd's treasury 2 refused (R-SCORE) and re-entered,
@@ -88,9 +88,7 @@ class Running:
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "data"
-    Store(folder).set_key(KEY)
-    return folder
+    return keyed_folder(tmp_path)
 
 
 @pytest.fixture
@@ -106,10 +104,7 @@ def server(data: Path) -> Iterator[Running]:
 def logged_in(url: str) -> tuple[httpx.Client, str]:
     """A client with an open session, and the session's CSRF token."""
     client = httpx.Client(base_url=url, timeout=20)
-    form = client.get("/login").text
-    token = CSRF_RE.search(form)
-    assert token is not None
-    client.post("/login", data={"key": KEY, "csrf": token.group(1)})
+    log_in(client)
     found = CSRF_RE.search(client.get("/upload").text)
     assert found is not None, "not logged in"
     return client, found.group(1)
