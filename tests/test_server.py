@@ -10,7 +10,6 @@ import os
 import re
 import socket
 import sqlite3
-import subprocess
 import sys
 import time
 import urllib.request
@@ -26,7 +25,7 @@ if os.environ.get("CI") != "true":
 import warnings  # noqa: E402
 
 from cli_helpers import run  # noqa: E402
-from helpers.server import CSRF_RE, KEY, Tags, keyed_folder, log_in  # noqa: E402
+from helpers.server import CSRF_RE, KEY, Tags, free_port, keyed_folder, log_in, serve_process  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x asks for httpx2 over httpx; either drives the app the same way
     warnings.simplefilter("ignore")
@@ -346,18 +345,9 @@ def test_a_first_start_without_a_terminal_makes_up_the_key(monkeypatch):
     assert show and len(key) >= 8 and _first_key()[0] != key
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_wnotation_serve_runs_as_a_process_on_127_0_0_1(tmp_path):
-    port = _free_port()
-    env = dict(os.environ, WNOTATION_CLUB_KEY=KEY, PYTHONPATH=str(ROOT))
-    process = subprocess.Popen([sys.executable, "-m", "wnotation", "serve", "--port", str(port), "--data",
-                                str(tmp_path / "d")], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    port = free_port()
+    process = serve_process(tmp_path / "d", port, cwd=tmp_path)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()

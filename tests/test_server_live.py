@@ -13,8 +13,6 @@ import re
 import signal
 import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -29,7 +27,7 @@ if os.environ.get("CI") != "true":
 
 import httpx  # noqa: E402
 
-from helpers.server import CSRF_RE, KEY, keyed_folder, log_in  # noqa: E402
+from helpers.server import CSRF_RE, free_port, keyed_folder, log_in, serve_process  # noqa: E402
 
 from wnotation.cli.serve import SHUTDOWN_GRACE, club_server  # noqa: E402
 from wnotation.server import live as live_module  # noqa: E402
@@ -55,12 +53,6 @@ result Ada: military 9 treasury 3 wonder 6 civilian 12 commercial 4 guilds 7 sci
 result Bob: military 2 treasury 5 wonder 12 civilian 20 commercial 0 guilds 5 science 10 total 54 coins 15 rank 2
 result Cyd: military -2 treasury 1 wonder 15 civilian 25 commercial 3 guilds 0 science 4 total 46 coins 4 rank 3
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Running:
@@ -255,10 +247,7 @@ def test_shutdown_with_open_streams_ends_them_at_once(server):
 
 def test_wnotation_serve_stops_on_ctrl_c_while_watchers_are_connected(tmp_path):
     port = free_port()
-    env = dict(os.environ, WNOTATION_CLUB_KEY=KEY, PYTHONPATH=str(ROOT))
-    process = subprocess.Popen([sys.executable, "-m", "wnotation", "serve", "--port", str(port), "--data",
-                                str(tmp_path / "d")], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = serve_process(tmp_path / "d", port, cwd=tmp_path)
     try:
         assert process.stdout is not None and process.stdout.readline().startswith("wnotation serve:")
         url = f"http://127.0.0.1:{port}"
