@@ -206,23 +206,23 @@ def test_a_partial_records_unknown_cards_are_drawn_consistently() -> None:
 def test_alternatives_share_the_later_deals_common_random_numbers() -> None:
     """spec §8.4: the same playout stream deals the same later Ages whatever was played before (so a mark compares
     actions, not deals): two different positions of Age I played out with one stream see the same Age II hands."""
-    from wnotation.analysis import winchance
+    from wnotation.engine import playout as engine_playout
 
     played = replay(_record(FOUR))
     dealt: list[list[tuple[str, ...]]] = []
-    real = winchance._deal
+    real = engine_playout.deal
 
-    def spy(game, age, rng):  # type: ignore[no-untyped-def]
-        real(game, age, rng)
+    def spy(game, age, guilds, rng):  # type: ignore[no-untyped-def]
+        real(game, age, guilds, rng)
         if age == 2:
             dealt.append([tuple(sorted(c.name for c in h if c is not None)) for h in game.hands])
 
-    winchance._deal = spy  # type: ignore[assignment]
+    engine_playout.deal = spy  # type: ignore[assignment]
     try:
         for where in ("I.1", "I.4"):
             playout(played.position(where), stream(7, 0, 0))
     finally:
-        winchance._deal = real  # type: ignore[assignment]
+        engine_playout.deal = real  # type: ignore[assignment]
     assert len(dealt) == 2 and dealt[0] == dealt[1]
 
 

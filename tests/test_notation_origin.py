@@ -9,6 +9,7 @@ from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
+from helpers import HEADER
 from wnotation.diagnostics import check_piece, check_record, check_text, diagnostics_of, source_lines
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
@@ -17,14 +18,6 @@ from wnotation.notation import reader
 from wnotation.notation.errors import Origin, StructureError, at_offset
 from wnotation.notation.reader import LINE_LIMIT
 
-HEADER = """[Format "7WN 1"]
-[Edition "2e"]
-[Date "2026.11.29"]
-[Seat1 "Alice" "Gizah" "day"]
-[Seat2 "Bob" "Babylon" "night"]
-[Seat3 "Carol" "Halikarnassos" "night"]
-
-"""
 # three notation errors the recovery finds one by one: an unknown card, a syntax error, a missing action
 BROKEN = HEADER + """I.1 Lumbr Yard | sell ? | stage ?
 I.2 Lumber Yard | sell ?? | stage ?

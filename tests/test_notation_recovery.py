@@ -12,18 +12,11 @@ from hypothesis import strategies as st
 
 import wnotation
 from cli_helpers import game_text
+from helpers import HEADER
 from wnotation.diagnostics import check_text
 from wnotation.notation import NotationError, parse, read_games
 from wnotation.notation.reader import recovery
 
-HEADER = """[Format "7WN 1"]
-[Edition "2e"]
-[Date "2026.11.29"]
-[Seat1 "Alice" "Gizah" "day"]
-[Seat2 "Bob" "Babylon" "night"]
-[Seat3 "Carol" "Halikarnassos" "night"]
-
-"""
 EIGHT = HEADER + """I.1 Lumbr Yard | sell ? | stage ?
 I.2 Lumber Yard | sell ?? | stage ?
 I.3 Lumber Yard | sell ?

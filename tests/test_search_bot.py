@@ -4,6 +4,7 @@ legal plays only, blind to what its seat cannot see, and clearly stronger than t
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -115,3 +116,33 @@ def test_generate_plays_the_search_bot_with_its_budget():
     assert run("check", "-", input=text).exit_code == 0
     assert text == run("generate", "-p", "3", "-s", "9", "--bot", "search", "--playouts", "1").stdout
     assert "--bot search" in run("generate", "-p", "3", "-s", "9", "--playouts", "4", code=2).stderr
+
+
+def _v10() -> tuple[str, list[list[str]]]:
+    """spec/deal.md's V10: its prose line and its table rows (Age, turn, each seat's play)."""
+    text = (Path(__file__).resolve().parent.parent / "spec" / "deal.md").read_text(encoding="utf-8")
+    section = text.split("### V10. Search bot: 3 players, seed 21, 8 playouts", 1)[1].split("\n#", 1)[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| I")]
+    return section, rows
+
+
+def test_the_search_bots_stream_reproduces_the_spec_vector():
+    """spec/deal.md 10.1, V10: a default ``--bot search`` game of 3 players from seed 21 opens with the plays the
+    spec lists, and seat 1's first search draws its base from the play generator SplitMix64(21)."""
+    section, rows = _v10()
+    assert len(rows) == 3
+    game = play_game(3, 21, "search")
+    for (age, number, *plays), turn in zip(rows, game.turns):
+        assert (age, int(number)) == ("I", turn.number) and turn.age == 1
+        assert plays == [f"{a.use} {a.card}" for a in turn.actions]
+        assert all(a.purchase is None for a in turn.actions)
+    assert "Olympia (day), Ephesos (night), Gizah (day)" in section
+    assert [(s.wonder, s.side) for s in game.seats] == [("Olympia", "day"), ("Ephesos", "night"), ("Gizah", "day")]
+    # seat 1 searches (7 candidates) and draws its base first; its play has one purchase, so seat 2's base is
+    # G's next draw, and seat 3's the one after: nothing else draws from G in between (10, 10.1)
+    assert len(candidates(_position(3, 21, 0), 1)) == 7
+    g = deck.SplitMix64(21)
+    bases = [g.next() for _ in range(3)]
+    assert f"base = {bases[0]}" in section
+    assert f"base =\n{bases[1]} and {bases[2]}" in section

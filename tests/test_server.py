@@ -10,11 +10,9 @@ import os
 import re
 import socket
 import sqlite3
-import subprocess
 import sys
 import time
 import urllib.request
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +25,7 @@ if os.environ.get("CI") != "true":
 import warnings  # noqa: E402
 
 from cli_helpers import run  # noqa: E402
+from helpers.server import CSRF_RE, KEY, Tags, free_port, keyed_folder, log_in, serve_process  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x asks for httpx2 over httpx; either drives the app the same way
     warnings.simplefilter("ignore")
@@ -44,28 +43,17 @@ ROOT = Path(__file__).resolve().parent.parent
 REPLAY = ROOT / "replays" / "3p-babylon-halikarnassos-olympia.7wn"
 ILLEGAL = ROOT / "spec" / "cases" / "003-right-has-no-wood.7wn"
 HOSTILE = ROOT / "tests" / "hostile"
-KEY = "the club's key"
 BROKEN = '[Format "7WN 1"]\n[Edition "2e"]\n[Seat1 "Ann" "Gizah" "day"]\nI.1 Stockade |\n'
-CSRF_RE = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "data"
-    Store(folder).set_key(KEY)
-    return folder
+    return keyed_folder(tmp_path)
 
 
 @pytest.fixture
 def client(data: Path) -> TestClient:
     return TestClient(create_app(data))
-
-
-def log_in(client: TestClient, key: str = KEY) -> Any:
-    form = client.get("/login")
-    token = CSRF_RE.search(form.text)
-    assert token is not None
-    return client.post("/login", data={"key": key, "csrf": token.group(1)}, follow_redirects=False)
 
 
 def csrf_of(client: TestClient) -> str:
@@ -275,15 +263,6 @@ def test_a_file_that_is_not_utf8_or_holds_no_game_is_refused(client, data):
 # record text is data; nothing from elsewhere; nothing outside the data folder
 
 
-class Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-
 def assert_server_page(document: str) -> None:
     """A server page: no script, no event handler, links and forms to this server's own paths only, and a
     policy that allows no request elsewhere."""
@@ -366,18 +345,9 @@ def test_a_first_start_without_a_terminal_makes_up_the_key(monkeypatch):
     assert show and len(key) >= 8 and _first_key()[0] != key
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_wnotation_serve_runs_as_a_process_on_127_0_0_1(tmp_path):
-    port = _free_port()
-    env = dict(os.environ, WNOTATION_CLUB_KEY=KEY, PYTHONPATH=str(ROOT))
-    process = subprocess.Popen([sys.executable, "-m", "wnotation", "serve", "--port", str(port), "--data",
-                                str(tmp_path / "d")], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    port = free_port()
+    process = serve_process(tmp_path / "d", port, cwd=tmp_path)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()

@@ -15,7 +15,6 @@ import sqlite3
 import warnings
 import xml.etree.ElementTree as ET
 import zipfile
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ if os.environ.get("CI") != "true":
         pytest.importorskip(_module)
 
 from cli_helpers import run  # noqa: E402
+from helpers.server import KEY, Tags, log_in  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -43,8 +43,6 @@ from wnotation.server.upload import check_upload  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.7wn"))
 HOSTILE = ROOT / "tests" / "hostile"
-KEY = "the club's key"
-CSRF_RE = re.compile(r'name="csrf" value="([^"]+)"')
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -72,22 +70,6 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def reader(club: Path) -> TestClient:
     return TestClient(create_app(club))
-
-
-def log_in(client: TestClient) -> None:
-    token = CSRF_RE.search(client.get("/login").text)
-    assert token is not None
-    done = client.post("/login", data={"key": KEY, "csrf": token.group(1)}, follow_redirects=False)
-    assert done.status_code == 303
-
-
-class Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
 
 
 HTML_ALLOWED = {"html", "head", "meta", "title", "style", "body", "nav", "a", "form", "input", "button", "h1", "h2",
@@ -322,7 +304,7 @@ def test_private_reading_needs_the_club_key_for_every_page(tmp_path):
     assert client.post("/upload", data={}, follow_redirects=False).headers["location"] == "/login"
     login = client.get("/login")
     assert login.status_code == 200 and "Reading, uploading and recording the club’s games need the club key" in login.text
-    log_in(client)
+    assert log_in(client).status_code == 303
     for path in READ_PATHS:
         assert client.get(path).status_code == (404 if path == "/nowhere" else 200), path
     client.cookies.set("wn_session", "a token of no session")

@@ -12,8 +12,6 @@ whose browser fixture this reuses; the server is ``wnotation serve`` itself, a p
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,7 +24,8 @@ if os.environ.get("CI") != "true":
     for _module in ("starlette", "uvicorn", "python_multipart", "httpx"):
         pytest.importorskip(_module)
 
-from test_server_live import KEY, PAD_ANSWERS, PAD_TEXT, free_port  # noqa: E402
+from helpers.server import KEY, free_port, serve_process  # noqa: E402
+from test_server_live import PAD_ANSWERS, PAD_TEXT  # noqa: E402
 from test_viewer_browser import artifacts, launch  # noqa: E402
 
 from wnotation.server.store import Store  # noqa: E402
@@ -54,10 +53,7 @@ class Serve:
     def __init__(self, data: Path, port: int | None = None) -> None:
         self.data, self.port = data, port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, WNOTATION_CLUB_KEY=KEY, PYTHONPATH=str(ROOT))
-        self.process = subprocess.Popen([sys.executable, "-m", "wnotation", "serve", "--port", str(self.port),
-                                         "--data", str(data)], env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
+        self.process = serve_process(data, self.port)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         assert line.startswith("wnotation serve:"), line

@@ -13,8 +13,6 @@ import re
 import signal
 import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -29,6 +27,8 @@ if os.environ.get("CI") != "true":
 
 import httpx  # noqa: E402
 
+from helpers.server import CSRF_RE, free_port, keyed_folder, log_in, serve_process  # noqa: E402
+
 from wnotation.cli.serve import SHUTDOWN_GRACE, club_server  # noqa: E402
 from wnotation.server import live as live_module  # noqa: E402
 from wnotation.server.app import _WATCH_SCRIPT  # noqa: E402
@@ -36,8 +36,6 @@ from wnotation.server.store import DB_NAME, Store  # noqa: E402
 from wnotation.viewer.html import csp_hash  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-KEY = "the club's key"
-CSRF_RE = re.compile(r'name="csrf" value="([^"]+)"')
 SEATS = [("Ada", "Babylon", "night"), ("Bob", "Ephesos", "day"), ("Cyd", "Gizah", "day")]
 
 #: docs/howto/scorepad.md's session, typed into the pages: Cyd's treasury 2 refused (R-SCORE) and re-entered,
@@ -55,12 +53,6 @@ result Ada: military 9 treasury 3 wonder 6 civilian 12 commercial 4 guilds 7 sci
 result Bob: military 2 treasury 5 wonder 12 civilian 20 commercial 0 guilds 5 science 10 total 54 coins 15 rank 2
 result Cyd: military -2 treasury 1 wonder 15 civilian 25 commercial 3 guilds 0 science 4 total 46 coins 4 rank 3
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Running:
@@ -88,9 +80,7 @@ class Running:
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "data"
-    Store(folder).set_key(KEY)
-    return folder
+    return keyed_folder(tmp_path)
 
 
 @pytest.fixture
@@ -106,10 +96,7 @@ def server(data: Path) -> Iterator[Running]:
 def logged_in(url: str) -> tuple[httpx.Client, str]:
     """A client with an open session, and the session's CSRF token."""
     client = httpx.Client(base_url=url, timeout=20)
-    form = client.get("/login").text
-    token = CSRF_RE.search(form)
-    assert token is not None
-    client.post("/login", data={"key": KEY, "csrf": token.group(1)})
+    log_in(client)
     found = CSRF_RE.search(client.get("/upload").text)
     assert found is not None, "not logged in"
     return client, found.group(1)
@@ -260,10 +247,7 @@ def test_shutdown_with_open_streams_ends_them_at_once(server):
 
 def test_wnotation_serve_stops_on_ctrl_c_while_watchers_are_connected(tmp_path):
     port = free_port()
-    env = dict(os.environ, WNOTATION_CLUB_KEY=KEY, PYTHONPATH=str(ROOT))
-    process = subprocess.Popen([sys.executable, "-m", "wnotation", "serve", "--port", str(port), "--data",
-                                str(tmp_path / "d")], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = serve_process(tmp_path / "d", port, cwd=tmp_path)
     try:
         assert process.stdout is not None and process.stdout.readline().startswith("wnotation serve:")
         url = f"http://127.0.0.1:{port}"

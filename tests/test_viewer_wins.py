@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 import pytest
 from cli_helpers import run
-from test_viewer_browser import ARTIFACTS, Watched, artifacts, axe_source, launch
+from test_viewer_browser import ARTIFACTS, Watched, artifacts, axe_source, launch, serious_violations
 
 from wnotation.analysis import Analysis, Mark, analyse, annotate, wilson
 from wnotation.engine import Replay, replay
@@ -370,12 +370,7 @@ def test_axe_finds_no_serious_issue_in_the_graph_the_estimate_and_the_marks(brow
         for address in ("I.0", "I.2", "III.end"):
             w.open(pages["annotated"], "#" + address)
             w.page.evaluate("() => { document.querySelector('#wingraph details').open = true; }")
-            w.page.evaluate(axe + "\n;0")
-            found = w.page.evaluate("""async () => {
-                const r = await axe.run(document, {resultTypes: ['violations']});
-                return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-                  .map(v => [v.id, v.impact, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' '))]);
-            }""")
+            found = serious_violations(w.page, axe)
             assert found == [], (address, found)
         assert all(url.split("#")[0] == pages["annotated"].as_uri() for url in w.requests)
     finally:

@@ -12,7 +12,7 @@ import pytest
 from wnotation.engine import events as ev
 from wnotation.engine import replay
 from wnotation.engine.results import Replay, VariationReplay
-from wnotation.engine.walk import Battle, Fact, PositionView, TurnView, Visitor, fact_of, walk
+from wnotation.engine.walk import Battle, Fact, MainLineVisitor, PositionView, TurnView, Visitor, fact_of, walk
 from wnotation.model.record import Record
 from wnotation.notation import parse
 
@@ -160,6 +160,24 @@ def test_variations_nested_after_the_turn_they_replace() -> None:
     assert inner.after is played.position("I.2(1).I.2(1).I.2")
     ben = inner.seats[2]
     assert ben.placed == "built" and ben.card is not None and ben.card.name == "Theater"
+
+
+def test_a_main_line_visitor_knows_how_deep_in_variations_each_turn_is() -> None:
+    """The depth the canonical form and the archive rows keep to the main line by: 0 on the main line, 1 in a
+    variation, 2 in a variation of it, and 0 again once they end."""
+
+    class Depths(MainLineVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.at: dict[str, int] = {}
+
+        def turn(self, turn: TurnView) -> None:
+            self.at[turn.address] = self.depth
+
+    depths = Depths()
+    walk(_played("spec/cases/210-variation-nested.7wn"), depths)
+    assert depths.at["I.2"] == 0 and depths.at["I.2(1).I.2"] == 1 and depths.at["I.2(1).I.2(1).I.2"] == 2
+    assert depths.depth == 0
 
 
 def _facts(events: Sequence[ev.Event]) -> list[Fact]:

@@ -12,17 +12,37 @@ from ..model import record
 from ..model.catalog import Card
 from ..model.deck import SplitMix64
 from ..engine import Game, LegalAction, State, legal_actions, picks_owed
-from ..engine.policy import POLICIES
+from ..engine.policy import POLICIES, Policy
 
 #: One play in EXPLORE (out of 2**64 draws) is uniformly random rather than greedy, so that playouts differ even
 #: where the greedy bot has no ties; a quarter keeps the policy mostly greedy.
 EXPLORE = 1 << 62
 
 
+def _mixed(rng: SplitMix64) -> Policy:
+    """Greedy, or uniformly random one time in four: one draw of ``rng``."""
+    return POLICIES["uniform" if rng.next() < EXPLORE else "greedy"]
+
+
+class RolloutPolicy:
+    """The rollout policy as an engine :class:`~wnotation.engine.policy.Policy` (for
+    :func:`~wnotation.engine.playout.play_out`): each play and each pick as :func:`choose` makes it."""
+
+    def choose(self, state: Game, seat: int, rng: SplitMix64) -> LegalAction:
+        return _mixed(rng).choose(state, seat, rng)
+
+    def pick(self, state: Game, seat: int, rng: SplitMix64) -> Card | None:
+        return _mixed(rng).pick(state, seat, rng)
+
+
+#: The one rollout policy every seat of a playout is played by.
+ROLLOUT = RolloutPolicy()
+
+
 def choose(game: Game, seat: int, rng: SplitMix64) -> tuple[LegalAction | None, Card | None]:
     """``(action, None)`` for a seat to act, ``(None, pick)`` for a seat owed a build from the pile (R-HALI; the
     pick ``None`` declines): greedy, or uniformly random one time in four."""
-    policy = POLICIES["uniform" if rng.next() < EXPLORE else "greedy"]
+    policy = _mixed(rng)
     if seat in picks_owed(game):
         return None, policy.pick(game, seat, rng)
     return policy.choose(game, seat, rng), None

@@ -2,8 +2,9 @@
 
 A playout keeps what the position knows (cities, coins, the pile, the hands held) and draws what it does not: a
 hand's unknown cards from what the Age's deck can still hold, the later Ages afresh (and the guilds, when the record
-does not name them). Every seat is then played by :func:`.rollout.choose` to the end, and the winners share the
-victory (R-WIN: 1/k to each of k winners). Each playout has its own SplitMix64 stream, derived from the seed, the
+does not name them). Every seat is then played by the rollout policy (:data:`.rollout.ROLLOUT`) to the end, by
+the engine's :func:`~wnotation.engine.playout.play_out`, and the winners share the victory (R-WIN: 1/k to each of
+k winners). Each playout has its own SplitMix64 stream, derived from the seed, the
 position's index and the playout's index, so the figures depend on the seed alone, never on ``jobs``.
 
 Within a playout, each kind of chance draws from its own generator, split from the playout's by what it is for:
@@ -23,12 +24,12 @@ from dataclasses import dataclass
 
 from ..model import deck
 from ..model.catalog import Card, load
-from ..engine import Game, Replay, State, end_age, play_picks, play_turn, picks_owed, replay, seats_to_act
+from ..engine import Game, Replay, State, replay
+from ..engine.playout import play_out
 from ..engine.results import city_view
-from ..engine.rules import Play, deal_events
 from ..engine.scoring import score
 from ..model.record import Record
-from .rollout import choose
+from .rollout import ROLLOUT
 
 #: The normal quantile of the 95 % intervals.
 Z95 = 1.959963984540054
@@ -91,13 +92,6 @@ def shares(game: Game | State) -> tuple[float, ...]:
     sheet = score([city_view(c) for c in game.cities])
     winners = sheet.winners()
     return tuple(1 / len(winners) if c.seat in winners else 0.0 for c in game.cities)
-
-
-def _guilds(game: Game, rng: deck.SplitMix64) -> tuple[str, ...]:
-    """The game's guilds, or N+2 of the ten drawn when the record does not name them (R-DECK)."""
-    if game.table.guilds is not None:
-        return tuple(g.name for g in game.table.guilds)
-    return tuple(g.name for g in deck.shuffle(load().guilds, rng)[: deck.guild_count(game.players)])
 
 
 def _fill(game: Game, rng: deck.SplitMix64, pile: Sequence[Card] = ()) -> None:
@@ -166,12 +160,20 @@ def _age3_guilds(game: Game, known: Sequence[Card], rng: deck.SplitMix64) -> tup
     return tuple(seen) + tuple(deck.shuffle(unseen, rng)[: max(0, deck.guild_count(game.players) - len(seen))])
 
 
-def _deal(game: Game, age: int, rng: deck.SplitMix64) -> None:
-    """Deal ``age`` afresh: its canonical deck shuffled, seven cards a seat (R-DECK)."""
-    cards = deck.shuffle(deck.deck(age, game.players, _guilds(game, rng) if age == 3 else ()), rng)
-    n = deck.HAND_SIZE
-    for e in deal_events(age, [cards[n * k : n * (k + 1)] for k in range(game.players)]):
-        game.apply(e)
+class _Streams:
+    """The generators of one playout, one per kind of chance (:func:`split`), from its ``base`` draw."""
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+
+    def deal(self, age: int) -> deck.SplitMix64:
+        return split(self.base, _DEAL, age)
+
+    def play(self, age: int, turn: int, seat: int) -> deck.SplitMix64:
+        return split(self.base, _PLAY, age, turn, seat)
+
+    def pick(self, age: int, turn: int, seat: int) -> deck.SplitMix64:
+        return split(self.base, _PICK, age, turn, seat)
 
 
 def playout(state: State, rng: deck.SplitMix64, pile: Sequence[Card] = ()) -> tuple[float, ...]:
@@ -181,30 +183,7 @@ def playout(state: State, rng: deck.SplitMix64, pile: Sequence[Card] = ()) -> tu
     base = rng.next()
     game = Game(state)
     _fill(game, split(base, _FILL, game.age), pile)
-    while not game.finished:
-        if game.age == 0 or game.ended:
-            _deal(game, game.age + 1, split(base, _DEAL, game.age + 1))
-            continue
-        acting = seats_to_act(game)
-        owed = picks_owed(game)
-        if owed and (game.turn < 6 or not acting):
-            picks = {}
-            for seat in owed:
-                card = choose(game, seat, split(base, _PICK, game.age, game.turn, seat))[1]
-                picks[seat] = (card.name if card is not None else None,)
-            play_picks(game, picks, game.address)
-        elif acting:
-            plays = []
-            for seat in acting:
-                a = choose(game, seat, split(base, _PLAY, game.age, game.turn, seat))[0]
-                assert a is not None
-                discard = (a.discard,) if game.turn == 5 and not a.keeps and a.discard is not None else ()
-                purchase = None if a.default else (a.purchase.left, a.purchase.right)
-                plays.append(Play(seat, a.use, a.card, purchase, discard))
-            play_turn(game, plays)
-        else:
-            for e in end_age(game):
-                game.apply(e)
+    play_out(game, (ROLLOUT,) * game.players, _Streams(base))
     return shares(game)
 
 

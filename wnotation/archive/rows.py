@@ -20,8 +20,7 @@ from ..model.catalog import AGE_NUMERALS as _NUMERALS
 from ..model.record import NO_ANNOTATION, UNKNOWN, GameHeader, Record, StatedPurchase, position_tag
 from ..engine import Replay, replay
 from ..engine.findings import contradicts_the_sheet
-from ..engine.results import VariationReplay
-from ..engine.walk import Battle, SeatOutcome, TurnView, Visitor, walk
+from ..engine.walk import Battle, MainLineVisitor, SeatOutcome, TurnView, walk
 from .rowtypes import FindingRow, GameRow, HandRow, MilitaryRow, PlayRow
 from .schema import TABLES, game_id, unread_id
 
@@ -134,24 +133,18 @@ def _tally(diagnostics: Sequence[object]) -> dict[str, int]:
     return counts
 
 
-class _Seen(Visitor):
+class _Seen(MainLineVisitor):
     """What the engine's walk (given the record) says of the main line: the outcome of each written action it
     played and why it did not play the others, both by ``(place of the written turn, index of the action)``, the
     stages each seat built and the military rows. Variations are not archived."""
 
     def __init__(self, gid: int, n: int) -> None:
+        super().__init__()
         self.gid = gid
         self.played: dict[tuple[int, int], SeatOutcome] = {}
         self.missed: dict[tuple[int, int], str] = {}
         self.stages = [0] * n
         self.military: list[Row] = []
-        self.depth = 0
-
-    def begin_variation(self, variation: VariationReplay) -> None:
-        self.depth += 1
-
-    def end_variation(self, variation: VariationReplay) -> None:
-        self.depth -= 1
 
     def turn(self, turn: TurnView) -> None:
         if self.depth:

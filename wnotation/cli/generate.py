@@ -9,7 +9,7 @@ from .progress import Progress
 GENERATE_EPILOG = """\b
 Game k of --count K (k = 0, 1, ...) is dealt and played from seed S+k: the deal by SM64-FY
 (spec/deal.md), the Wonders by the generator seeded with (S+k) xor 0x574F4E44455253, the bot's
-choices by SplitMix64 from S+k (both in spec/deal.md, section 7). Each game records its seed,
+choices by SplitMix64 from S+k (both in spec/deal.md, section 10). Each game records its seed,
 guilds and expected results, so 'wnotation check' verifies it, and is canonical, purchases
 included ('wnotation fmt --check' passes on it). The same options give the same bytes on every machine.
 

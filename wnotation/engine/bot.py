@@ -1,7 +1,8 @@
 """A small built-in bot that plays complete legal games from a seed and returns them as Records.
 
 The games feed tests, benchmarks and ``wnotation generate``; the bots are ``random``, ``uniform``, a one-ply
-``greedy`` heuristic, and ``search`` (Monte-Carlo over greedy playouts, :mod:`.search`), stronger and slower. All randomness is SplitMix64 (``deck``), never
+``greedy`` heuristic, and ``search`` (Monte-Carlo over greedy playouts, :mod:`.search`), stronger and slower. All
+randomness is SplitMix64 (``deck``; which generator each draw comes from: spec/deal.md, section 10), never
 Python's :mod:`random`, so a seed gives the same game on every platform.
 """
 
@@ -13,6 +14,7 @@ from ..model import deck, record
 from ..model.catalog import Card, WonderSide, load
 from .legal import LegalAction, Play, price
 from .policy import POLICIES, Policy
+from .playout import as_move
 from .search import PLAYOUTS, SearchPolicy
 from .rules import Play as Move
 from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
@@ -111,9 +113,8 @@ def play_game(players: int, seed: int, bot: str = "random",
             actions: dict[int, dict[str, Any]] = {}
             for seat in seats_to_act(game):
                 a = policies[seat - 1].choose(game, seat, rng)
-                discard = a.discard if turn == 6 and not a.keeps else None
-                purchase = None if a.default else (a.purchase.left, a.purchase.right)
-                play = Move(seat, a.use, a.card, purchase, (discard,) if discard is not None else ())
+                play = as_move(game, a)
+                discard = play.discard[0] if play.discard else None
                 plays.append(play)
                 actions[seat] = _action(play, a, discard, _stated(game, a))
             _, findings = play_turn(game, plays)

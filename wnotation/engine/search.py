@@ -5,7 +5,8 @@ it can see (:func:`determinise`), plays the turn (the other seats choosing greed
 rest of the game with the greedy policy, several times; it takes the candidate of the best mean win share (R-WIN:
 1/k to each of k winners), ties going to the best mean score margin, then to the first candidate listed. Every
 candidate is played out in the same worlds with the same draws (common random numbers), so their comparison is
-not blurred by the luck of the deals. All randomness comes from one ``next()`` of the generator it is given.
+not blurred by the luck of the deals. Of the generator it is given, a move draws one ``next()`` (when it has
+several candidates) and a ``below`` (when its play has several cheapest purchases): spec/deal.md, section 10.1.
 
 Only the engine is used (legal plays, ``play_turn``, ``play_picks``, ``end_age``, scoring), never a rule of its own.
 """
@@ -21,9 +22,9 @@ from ..model.vocabulary import left_of, right_of
 from . import events as ev
 from .legal import LegalAction, Play, plays, price
 from .policy import GreedyPolicy, choices, estimate
+from .playout import Shared, as_move, play_out
 from .results import city_view
-from .rules import Play as Move
-from .rules import deal_events, end_age, passing, picks_owed, play_picks, play_turn, seats_to_act
+from .rules import passing, play_turn, seats_to_act
 from .scoring import score
 from .state import Game, State, view
 
@@ -64,40 +65,10 @@ def _receiver(age: int, seat: int, players: int) -> int:
     return left_of(seat, players) if passing(age) == ev.LEFT else right_of(seat, players)
 
 
-def _deal(game: Game, guilds: Sequence[str], rng: deck.SplitMix64) -> None:
-    """Deal the next Age afresh: its canonical deck (with ``guilds`` in Age III) shuffled, seven cards a seat."""
-    age = game.age + 1
-    cards = deck.shuffle(deck.deck(age, game.players, guilds if age == 3 else ()), rng)
-    n = deck.HAND_SIZE
-    for e in deal_events(age, [cards[n * k: n * (k + 1)] for k in range(game.players)]):
-        game.apply(e)
-
-
-def as_move(game: Game, a: LegalAction) -> Move:
-    """``a`` as the play ``play_turn`` takes: its purchase when not the default, turn 6's discard (R-LAST)."""
-    discard = (a.discard,) if game.turn == 5 and not a.keeps and a.discard is not None else ()
-    return Move(a.seat, a.use, a.card, None if a.default else (a.purchase.left, a.purchase.right), discard)
-
-
 def finish(game: Game, guilds: Sequence[str], rng: deck.SplitMix64) -> None:
-    """Play ``game`` to its end, every seat greedy, the Ages not yet dealt dealt with ``guilds`` in Age III."""
-    while not game.finished:
-        if game.ended:
-            _deal(game, guilds, rng)
-            continue
-        acting = seats_to_act(game)
-        owed = picks_owed(game)
-        if owed and (game.turn < 6 or not acting):
-            picks: dict[int, tuple[str | None, ...]] = {}
-            for s in owed:
-                card = _GREEDY.pick(game, s, rng)
-                picks[s] = (card.name if card is not None else None,)
-            play_picks(game, picks, game.address)
-        elif acting:
-            play_turn(game, [as_move(game, _GREEDY.choose(game, s, rng)) for s in acting])
-        else:
-            for e in end_age(game):
-                game.apply(e)
+    """Play ``game`` to its end, every seat greedy, the Ages not yet dealt dealt with ``guilds`` in Age III, every
+    draw from ``rng`` (:func:`~.playout.play_out`)."""
+    play_out(game, (_GREEDY,) * game.players, Shared(rng), guilds)
 
 
 def candidates(state: Game, seat: int) -> tuple[tuple[LegalAction, ...], ...]:

@@ -25,7 +25,7 @@ from .legal import LegalAction, legal_actions
 from .results import Positions, Replay, VariationReplay
 from .state import State
 
-__all__ = ["Battle", "Fact", "PositionView", "SeatOutcome", "TurnView", "Visitor", "fact_of", "walk"]
+__all__ = ["Battle", "Fact", "MainLineVisitor", "PositionView", "SeatOutcome", "TurnView", "Visitor", "fact_of", "walk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +250,20 @@ class Visitor:
 
     def end_game(self, played: Replay) -> None:
         pass
+
+
+class MainLineVisitor(Visitor):
+    """A :class:`Visitor` that counts how deep in variations the walk is (``depth``, 0 on the main line), for the
+    visitors that keep to the main line."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+    def begin_variation(self, variation: VariationReplay) -> None:
+        self.depth += 1
+
+    def end_variation(self, variation: VariationReplay) -> None:
+        self.depth -= 1
 
 
 class _Line:

@@ -40,10 +40,10 @@ from ..model.catalog import Card
 from ..engine import Replay, replay
 from ..engine.coins import Coins, purchase_for
 from ..engine.legal import LegalAction
-from ..engine.results import VariationReplay, same_replay
+from ..engine.results import same_replay
 from ..engine.state import State
 from ..engine.trade import Purchase, Refusal
-from ..engine.walk import TurnView, Visitor, walk
+from ..engine.walk import MainLineVisitor, TurnView, walk
 from ..model.record import UNKNOWN, Action, CoinsPaid, Record, StatedPurchase, Turn
 
 NOTHING = StatedPurchase()  # ``()``: nothing bought
@@ -123,19 +123,13 @@ def _coins_change(state: State, action: Action, card: Card | None, options: Sequ
                           "coins stated: the purchase they buy" + ("" if as_units is None else f", {as_units.why}"))
 
 
-class _Changes(Visitor):
+class _Changes(MainLineVisitor):
     """The changes of the main line's turns, keyed by where the action is written (its turn's place in the record,
     its own in the turn), so that they come out in record order whatever the order of play."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.found: list[tuple[int, int, PurchaseChange]] = []
-        self.depth = 0
-
-    def begin_variation(self, variation: VariationReplay) -> None:
-        self.depth += 1
-
-    def end_variation(self, variation: VariationReplay) -> None:
-        self.depth -= 1
 
     def turn(self, turn: TurnView) -> None:
         place, state = turn.written_at, turn.before

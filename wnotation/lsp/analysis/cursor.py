@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ...model.record import Record
 from ...model.vocabulary import AGE_NUMERALS, Address
 from .document import DocumentAnalysis, Piece
-from .text import ANNOTATIONS, label_at, skip_annotation
+from .text import ANNOTATIONS, label_at, outside_annotations
 
 if TYPE_CHECKING:
     from ...engine import Replay, State
@@ -31,16 +31,7 @@ class TurnContext:
 
 def _top_level(line: str, stop: int) -> list[int]:
     """The columns of the ``|`` before ``stop`` outside comments and tags."""
-    bars, k = [], 0
-    while k < stop:
-        c = line[k]
-        if c == "{" or line.startswith("[%", k):
-            k = skip_annotation(line, k)
-            continue
-        if c == "|":
-            bars.append(k)
-        k += 1
-    return bars
+    return [k for k in outside_annotations(line, 0, stop) if line[k] == "|"]
 
 
 def turn_context(line: str, column: int, record: Record | None) -> TurnContext | None:

@@ -7,6 +7,7 @@ name): the diagnostics' ranges, completion, hover and the code actions all measu
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...model import catalog as _catalog
@@ -41,6 +42,18 @@ def skip_annotation(text: str, k: int) -> int:
     return len(text)
 
 
+def outside_annotations(line: str, start: int, stop: int) -> Iterator[int]:
+    """The indices from ``start`` to before ``stop`` of ``line`` that lie outside comments and tags (an annotation
+    begun before ``stop`` is skipped whole)."""
+    k = start
+    while k < stop:
+        if line[k] == "{" or line.startswith("[%", k):
+            k = skip_annotation(line, k)
+            continue
+        yield k
+        k += 1
+
+
 def name_end(line: str, start: int) -> int:
     """The end of the run of name words (a card, a seat, a Wonder) starting at ``start`` of ``line``: words of
     name characters separated by single blanks, stopping at punctuation."""
@@ -68,15 +81,8 @@ def token_end(line: str, column: int) -> int:
 def action_end(line: str, column: int) -> int:
     """The end of the action starting at ``column`` of a turn line: the next ``|`` or ``//`` outside comments and
     tags, or the line's end, trailing blanks left out."""
-    k = column
-    while k < len(line):
-        c = line[k]
-        if c == "{" or line.startswith("[%", k):
-            k = skip_annotation(line, k)
-            continue
-        if c == "|" or line.startswith("//", k):
-            break
-        k += 1
+    k = next((k for k in outside_annotations(line, column, len(line)) if line[k] == "|" or line.startswith("//", k)),
+             len(line))
     while k > column and line[k - 1] in " \t":
         k -= 1
     return max(k, min(column + 1, len(line)))
