@@ -21,7 +21,7 @@ from ..model.catalog import Card, load
 from ..model.vocabulary import left_of, right_of
 from . import events as ev
 from .legal import LegalAction, Play, plays, price
-from .policy import GreedyPolicy, choices, estimate
+from .policy import POLICIES, choices, estimate
 from .playout import Shared, as_move, play_out
 from .results import city_view
 from .rules import passing, play_turn, seats_to_act
@@ -32,7 +32,6 @@ from .state import Game, State, view
 PLAYOUTS = 8
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
-_GREEDY = GreedyPolicy()
 
 
 def determinise(state: State, seat: int, rng: deck.SplitMix64) -> State:
@@ -68,7 +67,7 @@ def _receiver(age: int, seat: int, players: int) -> int:
 def finish(game: Game, guilds: Sequence[str], rng: deck.SplitMix64) -> None:
     """Play ``game`` to its end, every seat greedy, the Ages not yet dealt dealt with ``guilds`` in Age III, every
     draw from ``rng`` (:func:`~.playout.play_out`)."""
-    play_out(game, (_GREEDY,) * game.players, Shared(rng), guilds)
+    play_out(game, (POLICIES["greedy"],) * game.players, Shared(rng), guilds)
 
 
 def candidates(state: Game, seat: int) -> tuple[tuple[LegalAction, ...], ...]:
@@ -121,7 +120,7 @@ class SearchPolicy:
             world = determinise(state, seat, rng)
             guilds = tuple(g.name for g in deck.shuffle(load().guilds, rng)[: deck.guild_count(state.players)])
             start = Game(world)
-            others = [as_move(start, _GREEDY.choose(start, s, rng)) for s in seats_to_act(world) if s != seat]
+            others = [as_move(start, POLICIES["greedy"].choose(start, s, rng)) for s in seats_to_act(world) if s != seat]
             after = rng.next()
             for k, option in enumerate(options):
                 game = Game(world)
@@ -137,4 +136,4 @@ class SearchPolicy:
 
     def pick(self, state: Game, seat: int, rng: deck.SplitMix64) -> Card | None:
         """The greedy pick from the discard pile (R-HALI): the search is spent on the turns."""
-        return _GREEDY.pick(state, seat, rng)
+        return POLICIES["greedy"].pick(state, seat, rng)
