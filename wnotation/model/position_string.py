@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from importlib import import_module
-from typing import Any, Sequence
+from typing import Sequence
 
 from .catalog import AGE_NUMERALS, Card, CatalogError, load
 from .deck import SHUFFLE_ALGORITHM
@@ -422,14 +421,6 @@ def parse(text: str) -> Written:
         digits, seed_at = p.seed
         seed = int(digits) if len(digits) <= 20 else 1 << 64  # past 20 digits only "too large" matters (the judge's)
     return Written(text, p.address, tuple(seats), tuple(pile), guilds, p.table_at.get("guilds", 0), seed, seed_at)
-
-
-def __getattr__(name: str) -> Any:
-    """``read``, the old name of the whole §6 read of a string, which judges by the rules: the engine's
-    (:func:`wnotation.engine.position_rules.read`), looked up when first asked for, so the model never imports it."""
-    if name == "read":
-        return import_module("wnotation.engine.position_rules").read
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --- records that start from a position -------------------------------------------------------------------------
