@@ -17,7 +17,7 @@ from .. import lexical
 from ..errors import Origin, StructureError, at_offset
 
 __all__ = ["normalise", "line_ends", "stream_lines", "text_lines", "is_boundary", "split_lines", "split_games",
-           "split_stream", "iter_pieces", "LINE_LIMIT", "check_line_lengths"]
+           "split_stream", "iter_pieces", "group_pieces", "LINE_LIMIT", "check_line_lengths"]
 
 _BOUNDARY_MATCH: Final[Callable[[str], re.Match[str] | None]] = lexical.BOUNDARY_RE.match
 
@@ -190,18 +190,35 @@ def iter_pieces(lines: Iterable[str], games: int) -> Iterator[tuple[str, int]]:
     ``(piece, lines_before)``, one piece in memory at a time. Any text before the first game goes with the first
     piece, so the pieces join up to the text; an input without lines gives ``("", 0)``. For batch checks that
     hand pieces to worker processes. Raises :class:`ValueError` when ``games`` < 1."""
+    return group_pieces(split_lines(lines), games)
+
+
+def group_pieces(chunks: Iterable[tuple[str, int, int]], games: int) -> Iterator[tuple[str, int]]:
+    """:func:`iter_pieces` of chunks already cut (:func:`split_lines`, :func:`split_stream`): an open file's
+    pieces from :func:`split_stream`, which holds no list of its lines. Raises :class:`ValueError` when ``games``
+    < 1."""
     if games < 1:
         raise ValueError(f"a piece holds at least one game, not {games}")
+    return _grouped(chunks, games)
+
+
+def _grouped(chunks: Iterable[tuple[str, int, int]], games: int) -> Iterator[tuple[str, int]]:
     buf: list[str] = []
     line0 = held = 0
-    for chunk, before, _ in split_lines(lines):
+    for chunk, before, _ in chunks:
         if is_boundary(chunk):
             if held == games:
-                yield "".join(buf), line0
-                buf, line0, held = [], before, 0
+                piece = "".join(buf)
+                buf = []  # the chunks go before the piece is checked: a huge game is held once
+                yield piece, line0
+                del piece
+                line0, held = before, 0
             held += 1
         buf.append(chunk)
-    yield "".join(buf), line0
+        del chunk
+    piece = "".join(buf)
+    buf.clear()
+    yield piece, line0
 
 
 #: The most characters a line may hold outside its comments and ``[%tags]`` (spec section 11). Regular expressions
