@@ -101,9 +101,6 @@ def test_a_compiling_build_asks_for_mypy_setuptools_and_pydantic(hook_module, mo
 READER_COMPILED = {"wnotation/notation/lexical.py", "wnotation/notation/reader/build.py",
                    "wnotation/notation/reader/fast_route.py", "wnotation/notation/reader/header.py",
                    "wnotation/notation/reader/split.py"}
-#: The model's one compiled module: the seeded deal (SplitMix64 and Fisher-Yates), a fixed cost of every seeded
-#: replay (issue 31 item 3).
-MODEL_COMPILED = {"wnotation/model/deck.py"}
 READER_PURE = ("wnotation.notation.reader.lark_route", "wnotation.notation.reader.visitors",
                "wnotation.notation.reader.header_type", "wnotation.notation.reader", "wnotation.notation.errors")
 
@@ -111,7 +108,7 @@ READER_PURE = ("wnotation.notation.reader.lark_route", "wnotation.notation.reade
 def test_the_compiled_modules_exist_and_leave_out_what_mypyc_cannot_compile():
     engine = ROOT / "wnotation" / "engine"
     assert all((ROOT / m).is_file() for m in COMPILE)
-    assert {m for m in COMPILE if (ROOT / m).parent != engine} == READER_COMPILED | MODEL_COMPILED
+    assert {m for m in COMPILE if (ROOT / m).parent != engine} == READER_COMPILED
     names = {Path(m).name for m in COMPILE}
     assert "state.py" in names and "rules.py" in names and "trade.py" in names
     assert not names & {"errors.py", "memo.py"}  # a RuntimeError and a dict subclass stay Python classes
