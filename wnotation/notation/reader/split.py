@@ -126,11 +126,19 @@ def split_games(text: str) -> Iterator[tuple[str, int, int]]:
 STREAM_BLOCK: Final[int] = 1 << 20
 
 
-def split_stream(handle: IO[str], block: int = STREAM_BLOCK) -> Iterator[tuple[str, int, int]]:
-    """:func:`split_lines` over an open text file, normalised as it is read, the same chunks. Read in blocks of
-    ``block`` characters and cut by one regex scan of each (as :func:`split_games`), not line by line: a game of
-    many short lines is held as its text, not as a list of line strings (about 60 bytes more a line), and each
-    chunk's pieces are dropped before the game is read."""
+def split_stream(handle: IO[str] | Iterable[str], block: int = STREAM_BLOCK) -> Iterator[tuple[str, int, int]]:
+    """:func:`split_lines` over an open text file, normalised as it is read, the same chunks. A file (anything with
+    ``read``) is read in blocks of ``block`` characters and cut by one regex scan of each (as
+    :func:`split_games`), not line by line: a game of many short lines is held as its text, not as a list of line
+    strings (about 60 bytes more a line), and each chunk's pieces are dropped before the game is read. Any other
+    iterable of strings is read as its pieces come (:func:`stream_lines`)."""
+    read = getattr(handle, "read", None)
+    if read is None:
+        return split_lines(stream_lines(handle))
+    return _split_blocks(read, block)
+
+
+def _split_blocks(read: Callable[[int], str], block: int) -> Iterator[tuple[str, int, int]]:
     parts: list[str] = []  # the current chunk's text so far, in pieces that start and end at line starts
     held: list[str] = []  # text read after the last line end: the start of a line not yet whole
     line0 = off0 = 0  # where the current chunk starts
@@ -138,7 +146,7 @@ def split_stream(handle: IO[str], block: int = STREAM_BLOCK) -> Iterator[tuple[s
     carry = ""  # a CR that ended the previous block: it may start a CRLF
     first = True
     while True:
-        piece = handle.read(block)
+        piece = read(block)
         last = not piece
         if first:
             first = False
