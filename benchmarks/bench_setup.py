@@ -5,8 +5,9 @@ Usage: ``python benchmarks/bench_setup.py [--players 3] [--games 300] [--repeat 
 
 * **setup**: the median CPU time per game of ``replay(record)`` and of its parts that do not grow with the turns
   (``Run(record)``: decoding, the seeded deal, the table and the game; the score sheet), on bot games whose
-  memoised answers are warm (a replay of each game first); the seeded deal is memoised per seed, so it is also
-  timed unmemoised (``deck.deal``): what a corpus check, whose every game has its own seed, pays once per game;
+  memoised answers are warm (a replay of each game first); the seeded deal is memoised per seed (256 deals), so
+  with more games than that ``Run`` pays it as a corpus check does, once a game, and it is also timed alone,
+  unmemoised (``deck.deal``);
 * **allocation**: what one replay keeps (tracemalloc), per event, and whether a collection after it finds any
   cyclic garbage (it should find none: the collector is kept out of the way by design);
 * **huge game**: one game with a comment of ``--huge-mb`` MB, on one line and over many short lines, read from a
@@ -79,7 +80,7 @@ def setup(players: int, count: int, repeat: int) -> None:
     with batch_collection():
         whole = _per_game(replay, games, repeat)
         made = _per_game(Run, games, repeat)
-        rows = [("replay(record), whole", whole), ("Run(record): the setup, deal memoised", made),
+        rows = [("replay(record), whole", whole), ("Run(record): the setup", made),
                 ("  decoding the turns", _per_game(lambda g: decode(g.turns), games, repeat)),
                 ("  its seeded deal (SM64-FY), new", _per_game(lambda g: deck.deal(g.players, g.seed.value),
                                                                 games, repeat)),
