@@ -113,24 +113,16 @@ def keyword(word: str) -> str:
 
 
 def unescape(text: str, closer: str) -> str:
-    """Undo ``\\\\`` and ``\\<closer>``; a backslash before any other character stays as written. One regex pass,
-    ``text`` itself when it holds no backslash: a comment of megabytes is unescaped in memory about its size (a list
-    of its characters took eight bytes each)."""
+    """Undo ``\\\\`` and ``\\<closer>``; a backslash before any other character stays as written. ``text`` itself
+    when it holds no backslash, else one ``replace`` (a huge comment is unescaped in memory about its size; a list
+    of its characters took eight bytes each). Read left to right, a run of backslashes is pairs first, so the text
+    is cut at each escaped backslash (``\\\\``) and the closers escaped in each part are undone."""
     if "\\" not in text:
         return text
-    pattern = _UNESCAPES.get(closer)
-    if pattern is None:
-        pattern = _UNESCAPES[closer] = _unescape_pattern(closer)
-    return pattern.sub(r"\1", text)
-
-
-def _unescape_pattern(closer: str) -> re.Pattern[str]:
-    """A backslash before a backslash or ``closer``: the escapes :func:`unescape` undoes, matched left to right (so
-    ``\\\\}`` is an escaped backslash, then the closer)."""
-    return re.compile(r"\\([\\" + re.escape(closer) + "])")
-
-
-_UNESCAPES: Final[dict[str, re.Pattern[str]]] = {}
+    escaped = "\\" + closer
+    if "\\\\" not in text:
+        return text.replace(escaped, closer)
+    return "\\".join(part.replace(escaped, closer) for part in text.split("\\\\"))
 
 
 def escape(text: str, closer: str) -> str:
