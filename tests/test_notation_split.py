@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from helpers import HEADER
 from wnotation.notation.reader import iter_pieces, normalise, split_games
-from wnotation.notation.reader.split import is_boundary, split_lines, split_stream, text_lines
+from wnotation.notation.reader.split import group_pieces, is_boundary, split_lines, split_stream, stream_lines, text_lines
 
 LINES = st.lists(st.sampled_from(['[Format "7WN 1"]', ' \t[Format "7WN 1"]', "[Formats x]", "[Format_", "I.1 x",
                                   "", " ", "{ [Format }", "[format", "\ufeff[Format", "[Format"]), max_size=12)
@@ -60,3 +60,39 @@ def test_pieces_of_an_empty_input_and_of_a_prelude():
 def test_normalise_drops_one_bom_and_makes_line_ends_lf():
     assert normalise("\ufeffa\r\nb\rc\n") == "a\nb\nc\n"
     assert normalise("\ufeff\ufeffa") == "\ufeffa"
+
+
+# --- a file read in blocks (issue 31 item 5: a huge game held once) ------------------------------------------------
+
+
+@given(LINES, st.sampled_from(["\n", "\r\n", "\r"]), st.booleans(), st.integers(1, 9),
+       st.sampled_from(["", None, "\n"]))
+def test_a_file_read_in_blocks_is_cut_as_read_by_lines(lines, end, final, block, newline):
+    """Blocks of any size (a CRLF, a ``[Format`` or a BOM cut between two reads) give the chunks of the line route,
+    in every newline mode of the file."""
+    text = "\ufeff" * final + end.join(lines) + (end if final else "")
+    by_lines = list(split_lines(stream_lines(io.StringIO(text, newline=newline))))
+    assert list(split_stream(io.StringIO(text, newline=newline), block)) == by_lines
+
+
+def test_a_file_is_read_in_blocks_and_an_iterable_piece_by_piece():
+    reads: list[int] = []
+
+    class File(io.StringIO):
+        def read(self, size: int | None = -1) -> str:
+            reads.append(-1 if size is None else size)
+            return super().read(size)
+
+    text = HEADER + "I.1 x\n" + HEADER
+    assert [c for c, _, _ in split_stream(File(text), 8)] == [HEADER + "I.1 x\n", HEADER]
+    assert reads and set(reads) == {8}  # by blocks, never a line at a time
+    assert [c for c, _, _ in split_stream(iter([HEADER[:5], HEADER[5:] + "I.1 x\n"]))] == [HEADER + "I.1 x\n"]
+
+
+def test_pieces_of_chunks_group_as_pieces_of_lines():
+    text = "notes\n" + HEADER + "I.1 x\n" + HEADER + HEADER
+    for games in (1, 2, 5):
+        assert list(group_pieces(split_stream(io.StringIO(text), 4), games)) == \
+            list(iter_pieces(text_lines(text), games))
+    with pytest.raises(ValueError, match="at least one game"):
+        group_pieces([], 0)

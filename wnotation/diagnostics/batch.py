@@ -102,25 +102,28 @@ def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tu
     ``marks`` its ``[Format`` marks (at least its games), its pieces of ``size(marks)`` games read lazily
     (:func:`~wnotation.diagnostics.iter_pieces`), and ``first``, filled with its first line once read. Standard
     input is read whole (it cannot be scanned twice)."""
-    from . import file_lines, iter_lines, iter_pieces, normalise, scan_file, stdin_text, unreadable_reason
+    from . import iter_lines, iter_pieces, normalise, scan_file, stdin_text, unreadable_reason
+    from .inputs import file_pieces
 
     source = STDIN_NAME if path == STDIN else path
     try:
         if path == STDIN:
             text = normalise(stdin_text())
             marks = text.count("[Format")
-            lines: Iterator[str] = iter_lines(text)
+            lines: Iterator[str] | None = iter_lines(text)
         else:
             marks = scan_file(path)
-            lines = file_lines(path)
+            lines = None  # read in blocks (file_pieces), not line by line
     except (OSError, UnicodeDecodeError) as exc:
         return source, unreadable_reason(exc), 0, iter(()), []
     first: list[str] = []
 
     def pieces() -> Iterator[tuple[str, int]]:
-        for piece, line0 in iter_pieces(lines, size(marks)):
+        cut = iter_pieces(lines, size(marks)) if lines is not None else file_pieces(path, size(marks))
+        for piece, line0 in cut:
             if not first:
-                first.append(piece.split("\n", 1)[0])
+                end = piece.find("\n")
+                first.append(piece if end < 0 else piece[:end])
             yield piece, line0
 
     return source, None, marks, pieces(), first

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Iterator
 
-from ..notation.reader.split import iter_pieces, normalise, stream_lines
+from ..notation.reader.split import group_pieces, iter_pieces, normalise, split_stream, stream_lines
 from ..notation.reader.split import text_lines as iter_lines
 
 __all__ = ["BLOCK", "file_lines", "game_pieces", "iter_lines", "iter_pieces", "normalise", "read_text",
@@ -64,6 +64,15 @@ def file_lines(path: str | os.PathLike[str]) -> Iterator[str]:
     are reached."""
     with open(path, encoding="utf-8", errors="strict", newline="") as handle:
         yield from stream_lines(handle)
+
+
+def file_pieces(path: str | os.PathLike[str], games: int) -> Iterator[tuple[str, int]]:
+    """:func:`iter_pieces` of the 7WN file at ``path`` read lazily in blocks (the reader's :func:`split_stream`):
+    the same pieces as of :func:`file_lines`, without a string per line held while a piece is gathered (a huge
+    game of short lines is held about once, not ten times). Run :func:`scan_file` first, as for
+    :func:`file_lines`."""
+    with open(path, encoding="utf-8", errors="strict", newline="") as handle:
+        yield from group_pieces(split_stream(handle), games)
 
 
 def read_text(path: str | os.PathLike[str]) -> str:

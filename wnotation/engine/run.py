@@ -185,7 +185,6 @@ class Run:
         if age in self.dealt:
             return self.dealt[age]
         n = self.record.players
-        plays = {t: ps for (a, t), ps in self.decoded.plays.items() if a == age}
         written, found = dealing.stated(self.record, age)
         self.findings += found
         where = f"{AGE_NUMERALS[age]}.0"
@@ -198,10 +197,11 @@ class Run:
                 self.findings.append(Finding("R-DECK", f"the deal of Age {AGE_NUMERALS[age]} differs from the "
                                              "deal of the record's seed; the written deal is used", where, None, span))
             if any(None in h for h in written):  # a partly known deal: the actions name some of its `?`
-                return dealing.revealed(written, dealing.rebuild(age, n, plays)[0])
+                return dealing.revealed(written, dealing.rebuild(age, n, self._plays_of(age))[0])
             return written
         if seeded is not None:
             return seeded
+        plays = self._plays_of(age)
         if age == 3 and self.guilds is None and plays:
             self.findings.append(Finding("R-DECK", "the record names neither its guilds nor a seed: Age III's "
                                          "guilds are checked only for repeats and their number", where, None, None,
@@ -209,6 +209,10 @@ class Run:
         rebuilt, uses = dealing.rebuild(age, n, plays)
         self.findings += dealing.check_deck(age, n, self.guilds, [u for hand in uses for u in hand])
         return rebuilt
+
+    def _plays_of(self, age: int) -> dict[int, list[Play]]:
+        """The plays of ``age`` by turn number: what a deal is rebuilt from (a seeded or written deal needs none)."""
+        return {t: ps for (a, t), ps in self.decoded.plays.items() if a == age}
 
     def run(self) -> None:
         first = 1 if self.begin is None else self.resume(self.start)

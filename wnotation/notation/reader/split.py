@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from typing import IO
 from typing import Final
 
 from .. import lexical
 from ..errors import Origin, StructureError, at_offset
 
 __all__ = ["normalise", "line_ends", "stream_lines", "text_lines", "is_boundary", "split_lines", "split_games",
-           "split_stream", "iter_pieces", "LINE_LIMIT", "check_line_lengths"]
+           "split_stream", "iter_pieces", "group_pieces", "LINE_LIMIT", "check_line_lengths"]
 
 _BOUNDARY_MATCH: Final[Callable[[str], re.Match[str] | None]] = lexical.BOUNDARY_RE.match
 
@@ -93,13 +94,18 @@ def split_lines(lines: Iterable[str]) -> Iterator[tuple[str, int, int]]:
     for raw in lines:
         if raw[:1] in "[ \t" and _BOUNDARY_MATCH(raw):
             if buf or line:
-                yield "".join(buf), line0, off0
+                chunk = "".join(buf)
+                buf = []  # the lines go before the game is read: a huge game is held once, not twice
+                yield chunk, line0, off0
+                del chunk
             buf, line0, off0 = [], line, off
         buf.append(raw)
         line += raw.count("\n")
         off += len(raw)
     if buf or not line:
-        yield "".join(buf), line0, off0
+        chunk = "".join(buf)
+        buf.clear()
+        yield chunk, line0, off0
 
 
 def split_games(text: str) -> Iterator[tuple[str, int, int]]:
@@ -116,9 +122,75 @@ def split_games(text: str) -> Iterator[tuple[str, int, int]]:
         line += chunk.count("\n")
 
 
-def split_stream(handle: Iterable[str]) -> Iterator[tuple[str, int, int]]:
-    """:func:`split_lines` over an open text file, normalised as it is read (:func:`stream_lines`)."""
-    return split_lines(stream_lines(handle))
+#: Characters read at a time by :func:`split_stream`.
+STREAM_BLOCK: Final[int] = 1 << 20
+
+
+def split_stream(handle: IO[str] | Iterable[str], block: int = STREAM_BLOCK) -> Iterator[tuple[str, int, int]]:
+    """:func:`split_lines` over an open text file, normalised as it is read, the same chunks. A file (anything with
+    ``read``) is read in blocks of ``block`` characters and cut by one regex scan of each (as
+    :func:`split_games`), not line by line: a game of many short lines is held as its text, not as a list of line
+    strings (about 60 bytes more a line), and each chunk's pieces are dropped before the game is read. Any other
+    iterable of strings is read as its pieces come (:func:`stream_lines`)."""
+    read = getattr(handle, "read", None)
+    if read is None:
+        return split_lines(stream_lines(handle))
+    return _split_blocks(read, block)
+
+
+def _split_blocks(read: Callable[[int], str], block: int) -> Iterator[tuple[str, int, int]]:
+    parts: list[str] = []  # the current chunk's text so far, in pieces that start and end at line starts
+    held: list[str] = []  # text read after the last line end: the start of a line not yet whole
+    line0 = off0 = 0  # where the current chunk starts
+    line = off = 0  # lines and characters cut so far
+    carry = ""  # a CR that ended the previous block: it may start a CRLF
+    first = True
+    while True:
+        piece = read(block)
+        last = not piece
+        if first:
+            first = False
+            if piece.startswith("\ufeff"):
+                piece = piece[1:]
+        if carry:
+            piece, carry = carry + piece, ""
+        if not last and piece.endswith("\r"):
+            piece, carry = piece[:-1], "\r"
+        piece = line_ends(piece)
+        if last:  # what is left: the last line without its line end, or a CR carried to the end
+            text = "".join(held) + piece
+        else:
+            cut = piece.rfind("\n") + 1
+            if not cut:
+                held.append(piece)
+                continue
+            text = "".join(held) + piece[:cut] if held else piece[:cut]
+            held = [piece[cut:]] if cut < len(piece) else []
+        del piece
+        pos = 0
+        for m in lexical.BOUNDARY_RE.finditer(text):
+            start = m.start()
+            if start > pos:
+                parts.append(text[pos:start])
+            if parts:
+                chunk = "".join(parts)
+                parts = []
+                yield chunk, line0, off0
+                del chunk
+            line += text.count("\n", pos, start)
+            off += start - pos
+            line0, off0, pos = line, off, start
+        if pos < len(text):
+            parts.append(text[pos:] if pos else text)
+            line += text.count("\n", pos)
+            off += len(text) - pos
+        del text
+        if last:
+            break
+    if parts or not line:
+        chunk = "".join(parts)
+        parts.clear()
+        yield chunk, line0, off0
 
 
 def iter_pieces(lines: Iterable[str], games: int) -> Iterator[tuple[str, int]]:
@@ -126,18 +198,35 @@ def iter_pieces(lines: Iterable[str], games: int) -> Iterator[tuple[str, int]]:
     ``(piece, lines_before)``, one piece in memory at a time. Any text before the first game goes with the first
     piece, so the pieces join up to the text; an input without lines gives ``("", 0)``. For batch checks that
     hand pieces to worker processes. Raises :class:`ValueError` when ``games`` < 1."""
+    return group_pieces(split_lines(lines), games)
+
+
+def group_pieces(chunks: Iterable[tuple[str, int, int]], games: int) -> Iterator[tuple[str, int]]:
+    """:func:`iter_pieces` of chunks already cut (:func:`split_lines`, :func:`split_stream`): an open file's
+    pieces from :func:`split_stream`, which holds no list of its lines. Raises :class:`ValueError` when ``games``
+    < 1."""
     if games < 1:
         raise ValueError(f"a piece holds at least one game, not {games}")
+    return _grouped(chunks, games)
+
+
+def _grouped(chunks: Iterable[tuple[str, int, int]], games: int) -> Iterator[tuple[str, int]]:
     buf: list[str] = []
     line0 = held = 0
-    for chunk, before, _ in split_lines(lines):
+    for chunk, before, _ in chunks:
         if is_boundary(chunk):
             if held == games:
-                yield "".join(buf), line0
-                buf, line0, held = [], before, 0
+                piece = "".join(buf)
+                buf = []  # the chunks go before the piece is checked: a huge game is held once
+                yield piece, line0
+                del piece
+                line0, held = before, 0
             held += 1
         buf.append(chunk)
-    yield "".join(buf), line0
+        del chunk
+    piece = "".join(buf)
+    buf.clear()
+    yield piece, line0
 
 
 #: The most characters a line may hold outside its comments and ``[%tags]`` (spec section 11). Regular expressions
