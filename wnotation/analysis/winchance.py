@@ -29,6 +29,7 @@ from ..engine.playout import play_out
 from ..engine.results import city_view
 from ..engine.scoring import score
 from ..model.record import Record
+from ..notation.writer import write
 from .rollout import ROLLOUT
 
 #: The normal quantile of the 95 % intervals.
@@ -238,7 +239,7 @@ def analyse(record: Record, playouts: int, seed: int = 0, jobs: int = 1,
     played = played if played is not None else replay(record)
     where = boundaries(played)
     if scheduler is not None:
-        return _on_cluster(played, where, playouts, seed, scheduler, done)
+        return _on_cluster(record, where, playouts, seed, scheduler, done)
     tasks = [(a, playouts, seed, k) for k, a in enumerate(where)]
     out: list[Analysis] = []
     if jobs <= 1:
@@ -260,11 +261,21 @@ def analyse(record: Record, playouts: int, seed: int = 0, jobs: int = 1,
     return tuple(out)
 
 
-def _on_cluster(played: Replay, where: Sequence[str], playouts: int, seed: int, scheduler: str,
+def _cluster_task(text: str, where: str, playouts: int, seed: int, index: int) -> Estimate:
+    """One position's :func:`estimate` on a Dask worker: the record travels as its canonical 7WN text and is
+    replayed there, because the engine's states are not picklable in the compiled build (mypyc's frozen classes)
+    and text is the format's own interchange; a replay costs about a millisecond against the playouts' seconds."""
+    from ..notation import parse
+
+    played = replay(parse(text))
+    return estimate(played.position(where), playouts, seed, index, pile=picked_later(played, where))
+
+
+def _on_cluster(record: Record, where: Sequence[str], playouts: int, seed: int, scheduler: str,
                 done: Callable[[Analysis], None] | None) -> tuple[Analysis, ...]:
-    """:func:`analyse` on a Dask cluster: each position's :func:`estimate` one task (its state shipped, nothing
-    replayed there), gathered in order. :class:`~wnotation.archive.errors.ArchiveError` when the scheduler cannot
-    be reached or goes away."""
+    """:func:`analyse` on a Dask cluster: each position's :func:`estimate` one task (:func:`_cluster_task`),
+    gathered in order. :class:`~wnotation.archive.errors.ArchiveError` when the scheduler cannot be reached or
+    goes away."""
     import uuid
 
     from ..archive.cluster import connect
@@ -274,8 +285,9 @@ def _on_cluster(played: Replay, where: Sequence[str], playouts: int, seed: int, 
     client = connect(scheduler)
     out: list[Analysis] = []
     try:
-        futures = [client.submit(estimate, played.position(a), playouts, seed, k, pile=picked_later(played, a),
-                                 key=f"wnotation-analyse-{run}-{k}", pure=False) for k, a in enumerate(where)]
+        text = write(record)
+        futures = [client.submit(_cluster_task, text, a, playouts, seed, k, key=f"wnotation-analyse-{run}-{k}",
+                                 pure=False) for k, a in enumerate(where)]
         for a, future in zip(where, futures):
             try:
                 got = future.result()
