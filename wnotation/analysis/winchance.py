@@ -261,7 +261,7 @@ def analyse(record: Record, playouts: int, seed: int = 0, jobs: int = 1,
     return tuple(out)
 
 
-def _cluster_task(text: str, where: str, playouts: int, seed: int, index: int) -> Estimate:
+def _cluster_task(text: str, where: str, playouts: int, seed: int, index: int) -> tuple[Estimate, ...]:
     """One position's :func:`estimate` on a Dask worker: the record travels as its canonical 7WN text and is
     replayed there, because the engine's states are not picklable in the compiled build (mypyc's frozen classes)
     and text is the format's own interchange; a replay costs about a millisecond against the playouts' seconds."""
