@@ -1,9 +1,16 @@
-"""The Record: what a 7WN game says, nothing more, as frozen pydantic models.
+"""The Record: what a 7WN game says, nothing more, as plain immutable classes.
 
 This is the boundary between the notation and the engine: the reader produces Records, the writer and the JSON
 export consume them, the engine replays them. Tests, bots and generators may build a Record directly. The
 Record holds names as written in canonical form (printed card names, ``"?"`` for an unknown card) and never
 imports the engine. Source spans are kept for error messages but take no part in equality or JSON.
+
+The classes are native (slotted, fields ``Final``), so reading and replaying a game imports no pydantic. Their
+pydantic twins (:mod:`.record_json`) are the JSON boundary: ``model_validate``, ``model_validate_json`` and
+``model_json_schema`` delegate to them, and so does a constructor given values it cannot accept as they are (its
+quick check fails): the twin coerces them (``"Giza"`` becomes ``"Gizah"``, a list a tuple) or raises pydantic's
+``ValidationError``, as the pydantic models did. A :class:`Record` built in code is always validated by its twin.
+The reader builds the classes with :func:`make`, unvalidated: it has checked the values itself.
 
 What the engine may assume about a Record (the reader guarantees it; :meth:`Record.model_validate` checks it):
 
@@ -29,16 +36,12 @@ engine, which reports an unknown name as a finding. Everything else (legality, c
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Any, Literal, Protocol
-
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, InstanceOf, field_validator, model_validator
-from pydantic import Tag as Branch
-from pydantic.json_schema import SkipJsonSchema
+from collections.abc import Mapping, Set
+from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar
 
 from . import catalog as _catalog
 from .position_values import Written
 from .vocabulary import CATEGORIES as CATEGORIES  # re-exported: the Record's users import it from here
-from .vocabulary import EXPANSIONS as _EXPANSIONS
 
 UNKNOWN = "?"
 Use = Literal["build", "stage", "sell"]
@@ -71,120 +74,292 @@ MAX_PURCHASE_COINS = 2_000
 MAX_RESULT_DIGITS = 18
 _RESULT_BOUND = 10**MAX_RESULT_DIGITS - 1
 
-
-class Span(BaseModel):
-    """Where an element starts in its source text (1-based line and column, 0-based offset)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    line: int = Field(ge=0, lt=1 << 63)
-    column: int = Field(ge=0, lt=1 << 63)
-    offset: int = Field(default=0, ge=0, lt=1 << 63)
-
-
-#: Where an element was read from: never in JSON, so not in the JSON Schema either.
-SourceSpan = SkipJsonSchema[Span | None]
-
-
 #: Fields carried along but ignored by equality and hashing (and, excluded, by JSON): where an element was read
 #: from, and what a Record read from its own tags.
 _UNCOMPARED = frozenset({"span", "start"})
 
 
-class _Model(BaseModel):
-    """Frozen, no extra fields; ``span`` is carried along but ignored by equality, hashing and JSON.
 
-    ``defer_build``: pydantic builds a model's validator and serializer when it is first used, not when the class
-    is made. The reader makes Records without validating them (:mod:`wnotation.notation.reader.build`), so a
-    ``check`` never uses them and builds none (a one-game check: 2.19 -> 2.16 G instructions, callgrind)."""
+class FieldSpec:
+    """What callers of ``model_fields`` read of a field: its default and whether JSON leaves it out."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    __slots__ = ("default", "exclude")
+
+    def __init__(self, default: Any, exclude: bool) -> None:
+        self.default: Final = default
+        self.exclude: Final = exclude
+
+    def __repr__(self) -> str:
+        return f"FieldSpec(default={self.default!r}, exclude={self.exclude})"
+
+
+_REQUIRED: Final = object()  # the default of a field that has none
+_N = TypeVar("_N", bound="Native")
+
+
+class Native:
+    """A Record class: slotted, read-only (``Final`` fields), compared and hashed by its fields but ``span`` and
+    ``start``, with the pydantic models' methods that callers use, delegating to the twins at the JSON boundary."""
+
+    __slots__ = ()
+    #: Each field's default (:data:`_REQUIRED` when it has none), in the order JSON writes them.
+    _defaults: ClassVar[dict[str, Any]] = {}
+    #: The fields that take part in equality and hashing.
+    _compared: ClassVar[tuple[str, ...]] = ()
+    #: The fields JSON writes.
+    _dumped: ClassVar[tuple[str, ...]] = ()
+    model_fields: ClassVar[dict[str, FieldSpec]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._compared = tuple(name for name in cls._defaults if name not in _UNCOMPARED)
+        cls._dumped = tuple(name for name in cls._defaults if name not in _UNCOMPARED)
+        cls.model_fields = {name: FieldSpec(None if default is _REQUIRED else default, name in _UNCOMPARED)
+                            for name, default in cls._defaults.items()}
+
+    def _accepted(self) -> bool:
+        """Whether the values given to the constructor are valid as they are (exact types, in range), so that the
+        twin would return them unchanged; when not, the twin validates them."""
+        return False
+
+    def _validated(self) -> None:
+        """The constructor's check: the fields kept when they pass the quick check, else as the twin makes them
+        (coerced), or pydantic's ``ValidationError``."""
+        if self._accepted():
+            return
+        from . import record_json
+
+        valid = record_json.validate(type(self), {name: getattr(self, name) for name in self._defaults})
+        for name in self._defaults:
+            object.__setattr__(self, name, getattr(valid, name))
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(
-            getattr(self, name) == getattr(other, name) for name in type(self).model_fields if name not in _UNCOMPARED
-        )
+        return all(getattr(self, name) == getattr(other, name) for name in self._compared)
 
     def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in type(self).model_fields if n not in _UNCOMPARED))
+        return hash(tuple(getattr(self, name) for name in self._compared))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._defaults)})"
+
+    def model_copy(self: _N, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> _N:
+        """A copy with the fields of ``update`` replaced, unvalidated (as pydantic's). ``deep`` is accepted for
+        pydantic's callers: the objects are immutable, so a shallow copy is as good."""
+        fields = {name: getattr(self, name) for name in self._defaults}
+        if update:
+            unknown = set(update) - fields.keys()
+            if unknown:
+                raise ValueError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
+            fields.update(update)
+        return make(type(self), fields)
+
+    @classmethod
+    def model_construct(cls: type[_N], **values: Any) -> _N:
+        """An object of ``values`` and the defaults of the others, unvalidated (as pydantic's)."""
+        fields = {}
+        for name, default in cls._defaults.items():
+            if name in values:
+                fields[name] = values[name]
+            elif default is not _REQUIRED:
+                fields[name] = default
+        obj = _new(cls)
+        for name, value in fields.items():
+            object.__setattr__(obj, name, value)
+        return obj
+
+    @classmethod
+    def model_validate(cls: type[_N], obj: Any) -> _N:
+        """``obj`` (JSON-like data, or an object of this class) validated by the twin."""
+        from . import record_json
+
+        return record_json.validate(cls, obj)
+
+    @classmethod
+    def model_validate_json(cls: type[_N], text: str | bytes) -> _N:
+        """The JSON document ``text`` validated by the twin."""
+        from . import record_json
+
+        return record_json.validate_json(cls, text)
+
+    @classmethod
+    def model_json_schema(cls) -> dict[str, Any]:
+        """The twin's JSON Schema (pydantic's); :func:`json_schema` gives the published one of a Record."""
+        from . import record_json
+
+        return record_json.json_schema(cls)
+
+    def model_dump(self, *, mode: str = "python", exclude: Set[str] | None = None) -> dict[str, Any]:
+        """The fields JSON writes, as data: tuples stay tuples in ``mode="python"`` and become lists in
+        ``mode="json"``, as pydantic's; a turn's ``variations`` are left out when there is none."""
+        as_json = mode == "json"
+        return {name: _dumped(value, as_json) for name in self._dumped
+                if (exclude is None or name not in exclude)
+                and ((value := getattr(self, name)) or name != "variations")}
+
+    def model_dump_json(self, *, indent: int | None = None) -> str:
+        """The JSON text of :meth:`model_dump` (``mode="json"``), written by pydantic-core as the models wrote it."""
+        import pydantic_core
+
+        return pydantic_core.to_json(self.model_dump(mode="json"), indent=indent).decode()
 
 
-class Annotation(_Model):
+def _dumped(value: Any, as_json: bool) -> Any:
+    if isinstance(value, Native):
+        return value.model_dump(mode="json" if as_json else "python")
+    if isinstance(value, tuple):
+        items = [_dumped(item, as_json) for item in value]
+        return items if as_json else tuple(items)
+    return value
+
+
+_new: Final = object.__new__
+_set: Final = object.__setattr__
+
+
+def make(cls: type[_N], fields: Mapping[str, Any]) -> _N:
+    """An object of ``cls`` holding ``fields`` (every field), unvalidated: the reader's constructor (it has checked
+    the values) and the adapter's (the twin has). Tests compare its results with validated ones."""
+    obj = _new(cls)
+    for name, value in fields.items():
+        _set(obj, name, value)
+    return obj
+
+
+def _is_int(value: object, low: int, high: int) -> bool:
+    """``value`` an ``int`` (not a ``bool``) in ``low..high``."""
+    return type(value) is int and low <= value <= high
+
+
+def _is_strs(value: object) -> bool:
+    return type(value) is tuple and all(type(item) is str for item in value)
+
+
+def _is_optional_str(value: object) -> bool:
+    return value is None or type(value) is str
+
+
+_SPAN_MAX: Final = (1 << 63) - 1
+
+
+class Span(Native):
+    """Where an element starts in its source text (1-based line and column, 0-based offset)."""
+
+    __slots__ = ("line", "column", "offset")
+    _defaults = {"line": _REQUIRED, "column": _REQUIRED, "offset": 0}
+
+    def __init__(self, *, line: int, column: int, offset: int = 0) -> None:
+        self.line: Final = line
+        self.column: Final = column
+        self.offset: Final = offset
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_int(self.line, 0, _SPAN_MAX) and _is_int(self.column, 0, _SPAN_MAX) and \
+            _is_int(self.offset, 0, _SPAN_MAX)
+
+
+def _is_span(value: object) -> bool:
+    return value is None or type(value) is Span
+
+
+class Annotation(Native):
     """What a person wrote around an element: comments, a move glyph and structured key–value tags.
 
     ``before``/``after`` hold comment texts in order (several allowed); ``tags`` holds parsed ``{key=value}``
     pairs in file order (e.g. ``("eval", "+3")``), never left inside comment text.
     """
 
-    before: tuple[str, ...] = ()
-    after: tuple[str, ...] = ()
-    glyph: Glyph | None = None
-    tags: tuple[tuple[str, str], ...] = ()
+    __slots__ = ("before", "after", "glyph", "tags")
+    _defaults = {"before": (), "after": (), "glyph": None, "tags": ()}
+
+    def __init__(self, *, before: tuple[str, ...] = (), after: tuple[str, ...] = (), glyph: Glyph | None = None,
+                 tags: tuple[tuple[str, str], ...] = ()) -> None:
+        self.before: Final = before
+        self.after: Final = after
+        self.glyph: Final = glyph
+        self.tags: Final = tags
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_strs(self.before) and _is_strs(self.after) and (self.glyph is None or self.glyph in GLYPHS) and \
+            type(self.tags) is tuple and all(len(tag) == 2 and _is_strs(tag) for tag in self.tags)
 
     @property
     def empty(self) -> bool:
         return not (self.before or self.after or self.glyph or self.tags)
 
 
-NO_ANNOTATION = Annotation()
+NO_ANNOTATION = make(Annotation, {"before": (), "after": (), "glyph": None, "tags": ()})
+
+
+def _is_annotation(value: object) -> bool:
+    return type(value) is Annotation
 
 
 # What a record states was bought; the engine's solved purchase, with its coins, is wnotation.engine.trade.Purchase.
 # The docstring is the schema's description, and JSON and its schema keep the name Purchase (spec 14).
-class StatedPurchase(_Model):
+class StatedPurchase(Native):
     """Resource units bought from each neighbour for one payment (R-TRADE); each tuple is sorted."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, title="Purchase")
+    __slots__ = ("left", "right")
+    _defaults = {"left": (), "right": ()}
 
-    left: tuple[str, ...] = ()
-    right: tuple[str, ...] = ()
+    def __init__(self, *, left: tuple[str, ...] = (), right: tuple[str, ...] = ()) -> None:
+        self.left: Final = left
+        self.right: Final = right
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_strs(self.left) and _is_strs(self.right)
 
 
 #: The former name of :class:`StatedPurchase`, kept for existing callers.
 Purchase = StatedPurchase
 
 
-class CoinsPaid(_Model):
+class CoinsPaid(Native):
     """A purchase stated by the coins paid to each neighbour (format version 2, spec §7.4): the engine finds the
     units those coins buy (R-TRADE-MINIMAL). Both members are required, so ``{}`` is never one of these."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, title="CoinsPaid")
+    __slots__ = ("left_coins", "right_coins")
+    _defaults = {"left_coins": _REQUIRED, "right_coins": _REQUIRED}
 
-    left_coins: int = Field(ge=0, json_schema_extra={"maximum": MAX_PURCHASE_COINS})
-    right_coins: int = Field(ge=0, json_schema_extra={"maximum": MAX_PURCHASE_COINS})
+    def __init__(self, *, left_coins: int, right_coins: int) -> None:
+        self.left_coins: Final = left_coins
+        self.right_coins: Final = right_coins
+        self._validated()
 
-    @field_validator("left_coins", "right_coins")
-    @classmethod
-    def _holdable(cls, value: int) -> int:
-        """At most :data:`MAX_PURCHASE_COINS` to a side (spec 7.4): more than any purchase pays or seat holds."""
-        if value > MAX_PURCHASE_COINS:
-            raise ValueError(coins_problem(value))
-        return value
-
-
-def _purchase_kind(value: Any) -> str:
-    """Which kind of purchase a value is, by its members (a coins object has ``left_coins`` or ``right_coins``), so
-    that a bad one is reported against its own kind only."""
-    members = value if isinstance(value, dict) else vars(value) if isinstance(value, BaseModel) else {}
-    return "coins" if "left_coins" in members or "right_coins" in members else "units"
+    def _accepted(self) -> bool:
+        return _is_int(self.left_coins, 0, MAX_PURCHASE_COINS) and _is_int(self.right_coins, 0, MAX_PURCHASE_COINS)
 
 
 #: A stated purchase: resource units (:class:`StatedPurchase`) or coins (:class:`CoinsPaid`, format version 2).
-PurchaseStated = Annotated[
-    Annotated[StatedPurchase, Branch("units")] | Annotated[CoinsPaid, Branch("coins")], Discriminator(_purchase_kind)
-]
+PurchaseStated = StatedPurchase | CoinsPaid
 
 
-class Pick(_Model):
+class Pick(Native):
     """Halikarnassos' build from the discard pile (R-HALI): ``card`` is ``None`` when the seat declines."""
 
-    card: str | None = None
-    annotation: Annotation = NO_ANNOTATION
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("card", "annotation", "span")
+    _defaults = {"card": None, "annotation": NO_ANNOTATION, "span": None}
+
+    def __init__(self, *, card: str | None = None, annotation: Annotation = NO_ANNOTATION,
+                 span: Span | None = None) -> None:
+        self.card: Final = card
+        self.annotation: Final = annotation
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_optional_str(self.card) and _is_annotation(self.annotation) and _is_span(self.span)
 
 
-class Action(_Model):
+_USES: Final = frozenset({"build", "stage", "sell"})
+
+
+class Action(Native):
     """One seat's play in one turn.
 
     ``card`` is a printed name or ``"?"`` (only where the rules hide it: a stage, a sale, a discard).
@@ -194,17 +369,31 @@ class Action(_Model):
     stage with the build-from-discard power.
     """
 
-    seat: int
-    use: Use
-    card: str
-    purchase: PurchaseStated | None = None
-    discard: str | None = None
-    pick: Pick | None = None
-    annotation: Annotation = NO_ANNOTATION
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("seat", "use", "card", "purchase", "discard", "pick", "annotation", "span")
+    _defaults = {"seat": _REQUIRED, "use": _REQUIRED, "card": _REQUIRED, "purchase": None, "discard": None,
+                 "pick": None, "annotation": NO_ANNOTATION, "span": None}
+
+    def __init__(self, *, seat: int, use: Use, card: str, purchase: PurchaseStated | None = None,
+                 discard: str | None = None, pick: Pick | None = None, annotation: Annotation = NO_ANNOTATION,
+                 span: Span | None = None) -> None:
+        self.seat: Final = seat
+        self.use: Final = use
+        self.card: Final = card
+        self.purchase: Final = purchase
+        self.discard: Final = discard
+        self.pick: Final = pick
+        self.annotation: Final = annotation
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.seat) is int and self.use in _USES and type(self.card) is str and \
+            (self.purchase is None or type(self.purchase) in (StatedPurchase, CoinsPaid)) and \
+            _is_optional_str(self.discard) and (self.pick is None or type(self.pick) is Pick) and \
+            _is_annotation(self.annotation) and _is_span(self.span)
 
 
-class Turn(_Model):
+class Turn(Native):
     """Turn ``number`` (1..6, or 7 for Babylon's extra turn) of ``age`` (1..3), addressed ``I.3``.
 
     A normal turn has one action per seat in seat order; an extra turn only those of the seats that play one; a
@@ -213,106 +402,170 @@ class Turn(_Model):
     JSON leaves the member out when there is none, so a game without variations has the JSON of version 1.
     """
 
-    age: int = Field(ge=1, le=3)
-    number: int = Field(ge=1, le=7)
-    actions: tuple[Action, ...]
-    annotation: Annotation = NO_ANNOTATION
-    variations: tuple[Variation, ...] = Field(default=(), exclude_if=lambda v: not v)
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("age", "number", "actions", "annotation", "variations", "span")
+    _defaults = {"age": _REQUIRED, "number": _REQUIRED, "actions": _REQUIRED, "annotation": NO_ANNOTATION,
+                 "variations": (), "span": None}
+
+    def __init__(self, *, age: int, number: int, actions: tuple[Action, ...], annotation: Annotation = NO_ANNOTATION,
+                 variations: tuple[Variation, ...] = (), span: Span | None = None) -> None:
+        self.age: Final = age
+        self.number: Final = number
+        self.actions: Final = actions
+        self.annotation: Final = annotation
+        self.variations: Final = variations
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_int(self.age, 1, 3) and _is_int(self.number, 1, 7) and type(self.actions) is tuple and \
+            all(type(a) is Action for a in self.actions) and _is_annotation(self.annotation) and \
+            type(self.variations) is tuple and all(type(v) is Variation for v in self.variations) and \
+            _is_span(self.span)
 
     @property
     def label(self) -> str:
         return f"{('I', 'II', 'III')[self.age - 1]}.{self.number}"
 
 
-class Variation(_Model):
+class Variation(Native):
     """An alternative line of play to the turn it belongs to (spec §6.1, format version 2): its first turn has that
     turn's label and replaces it, whole or for the seats it names; further turns go on from there. Its turns may
     have variations of their own. ``span`` is where its ``(`` is."""
 
-    turns: tuple[Turn, ...] = Field(min_length=1)
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("turns", "span")
+    _defaults = {"turns": _REQUIRED, "span": None}
+
+    def __init__(self, *, turns: tuple[Turn, ...], span: Span | None = None) -> None:
+        self.turns: Final = turns
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.turns) is tuple and len(self.turns) >= 1 and all(type(t) is Turn for t in self.turns) and \
+            _is_span(self.span)
 
 
-Turn.model_rebuild()
-
-
-class Seat(_Model):
+class Seat(Native):
     """A seat of the table (R-SEAT, R-BOARD): who sits there and the Wonder side it plays."""
 
-    name: str
-    wonder: str
-    side: Literal["day", "night"]
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("name", "wonder", "side", "span")
+    _defaults = {"name": _REQUIRED, "wonder": _REQUIRED, "side": _REQUIRED, "span": None}
 
-    @field_validator("name")
-    @classmethod
-    def _nfc_name(cls, value: str) -> str:
-        """The name in Unicode form C, as the reader keeps it, so equal names are equal strings."""
-        return value if value.isascii() else unicodedata.normalize("NFC", value)
+    def __init__(self, *, name: str, wonder: str, side: Literal["day", "night"], span: Span | None = None) -> None:
+        self.name: Final = name
+        self.wonder: Final = wonder
+        self.side: Final = side
+        self.span: Final = span
+        self._validated()
 
-    @field_validator("wonder")
-    @classmethod
-    def _known_wonder(cls, value: str) -> str:
-        """The catalogue's name of the Wonder (any accepted spelling), so the engine can look it up."""
+    def _accepted(self) -> bool:
+        """The name in Unicode form C and the catalogue's name of the Wonder, as the twin's validators make them."""
+        name, wonder = self.name, self.wonder
+        if type(name) is not str or not (name.isascii() or unicodedata.is_normalized("NFC", name)):
+            return False
+        if type(wonder) is not str or self.side not in ("day", "night") or not _is_span(self.span):
+            return False
         try:
-            return _catalog.load().wonder_name(value)
-        except _catalog.CatalogError as exc:
-            raise ValueError(str(exc)) from None
+            return bool(_catalog.load().wonder_name(wonder) == wonder)
+        except _catalog.CatalogError:
+            return False
 
 
-class Deal(_Model):
+class Deal(Native):
     """The 7 cards dealt to each seat at the start of ``age`` (seat order); ``"?"`` for unseen cards."""
 
-    age: int = Field(ge=1, le=3)
-    hands: tuple[tuple[str, ...], ...]
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("age", "hands", "span")
+    _defaults = {"age": _REQUIRED, "hands": _REQUIRED, "span": None}
+
+    def __init__(self, *, age: int, hands: tuple[tuple[str, ...], ...], span: Span | None = None) -> None:
+        self.age: Final = age
+        self.hands: Final = hands
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_int(self.age, 1, 3) and type(self.hands) is tuple and all(_is_strs(h) for h in self.hands) and \
+            _is_span(self.span)
 
 
-class Seed(_Model):
+class Seed(Native):
     """A seed for a named shuffle algorithm (``SM64-FY`` is the one this version defines)."""
 
-    algorithm: str
-    value: int = Field(ge=0, lt=1 << 64)
+    __slots__ = ("algorithm", "value")
+    _defaults = {"algorithm": _REQUIRED, "value": _REQUIRED}
+
+    def __init__(self, *, algorithm: str, value: int) -> None:
+        self.algorithm: Final = algorithm
+        self.value: Final = value
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.algorithm) is str and _is_int(self.value, 0, (1 << 64) - 1)
 
 
-class Tag(_Model):
-    name: str
-    value: str
-    span: SourceSpan = Field(default=None, exclude=True)
+class Tag(Native):
+    __slots__ = ("name", "value", "span")
+    _defaults = {"name": _REQUIRED, "value": _REQUIRED, "span": None}
+
+    def __init__(self, *, name: str, value: str, span: Span | None = None) -> None:
+        self.name: Final = name
+        self.value: Final = value
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.name) is str and type(self.value) is str and _is_span(self.span)
 
 
 #: A result's value: at most :data:`MAX_RESULT_DIGITS` digits, as the reader reads them (military may be negative).
-ResultValue = Annotated[int, Field(ge=-_RESULT_BOUND, le=_RESULT_BOUND)] | None
+ResultValue = int | None
+_RESULT_FIELDS: Final = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "cities",
+                         "leaders", "armada", "edifice", "total", "coins", "rank", "tablets", "compasses", "gears")
 
 
-class SeatResult(_Model):
+class SeatResult(Native):
     """Expected results for one seat; any field may be left out, and only stated ones are verified. The four
     expansion categories (``cities`` … ``edifice``, R-SCORE-EXP) belong to score-pad records whose ``expansions``
     name them."""
 
-    seat: int
-    military: ResultValue = None
-    treasury: ResultValue = None
-    wonder: ResultValue = None
-    civilian: ResultValue = None
-    commercial: ResultValue = None
-    guilds: ResultValue = None
-    science: ResultValue = None
-    cities: ResultValue = None
-    leaders: ResultValue = None
-    armada: ResultValue = None
-    edifice: ResultValue = None
-    total: ResultValue = None
-    coins: ResultValue = None
-    rank: ResultValue = None
-    tablets: ResultValue = None
-    compasses: ResultValue = None
-    gears: ResultValue = None
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("seat", *_RESULT_FIELDS, "span")
+    _defaults = {"seat": _REQUIRED, **dict.fromkeys(_RESULT_FIELDS), "span": None}
+
+    def __init__(self, *, seat: int, military: ResultValue = None, treasury: ResultValue = None,
+                 wonder: ResultValue = None, civilian: ResultValue = None, commercial: ResultValue = None,
+                 guilds: ResultValue = None, science: ResultValue = None, cities: ResultValue = None,
+                 leaders: ResultValue = None, armada: ResultValue = None, edifice: ResultValue = None,
+                 total: ResultValue = None, coins: ResultValue = None, rank: ResultValue = None,
+                 tablets: ResultValue = None, compasses: ResultValue = None, gears: ResultValue = None,
+                 span: Span | None = None) -> None:
+        self.seat: Final = seat
+        self.military: Final = military
+        self.treasury: Final = treasury
+        self.wonder: Final = wonder
+        self.civilian: Final = civilian
+        self.commercial: Final = commercial
+        self.guilds: Final = guilds
+        self.science: Final = science
+        self.cities: Final = cities
+        self.leaders: Final = leaders
+        self.armada: Final = armada
+        self.edifice: Final = edifice
+        self.total: Final = total
+        self.coins: Final = coins
+        self.rank: Final = rank
+        self.tablets: Final = tablets
+        self.compasses: Final = compasses
+        self.gears: Final = gears
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.seat) is int and _is_span(self.span) and all(
+            (value := getattr(self, name)) is None or _is_int(value, -_RESULT_BOUND, _RESULT_BOUND)
+            for name in _RESULT_FIELDS)
 
 
-class Record(_Model):
+class Record(Native):
     """One game of 7 Wonders as written: roster, optional deals, the turns and the optional expected results.
 
     ``tags`` holds every header tag that has no field of its own (``Event``, ``Site``, … in file order).
@@ -320,57 +573,36 @@ class Record(_Model):
     naming one is a score-pad record (results, no turns): turn-by-turn replay covers the base game only.
     """
 
-    format: str = FORMAT_VERSION
-    edition: str = EDITION
-    date: str | None = None
-    expansions: tuple[Expansion, ...] = ()
-    seats: tuple[Seat, ...]
-    tags: tuple[Tag, ...] = ()
-    guilds: tuple[str, ...] | None = None
-    seed: Seed | None = None
-    deals: tuple[Deal, ...] = ()
-    turns: tuple[Turn, ...] = ()
-    results: tuple[SeatResult, ...] = ()
-    annotation: Annotation = NO_ANNOTATION
-    span: SourceSpan = Field(default=None, exclude=True)
-    #: The ``[Position]`` tag read for its syntax and names (spec/position.md §8), once: by the reader, or by the
-    #: validator. Derived from ``tags``, so never in JSON nor compared; :func:`start_of` reads the tag again when
-    #: it is absent or stale (a Record made with ``model_construct`` or ``model_copy``).
-    start: SkipJsonSchema[InstanceOf[Written] | None] = Field(default=None, exclude=True)
+    __slots__ = ("format", "edition", "date", "expansions", "seats", "tags", "guilds", "seed", "deals", "turns",
+                 "results", "annotation", "span", "start")
+    _defaults = {"format": FORMAT_VERSION, "edition": EDITION, "date": None, "expansions": (), "seats": _REQUIRED,
+                 "tags": (), "guilds": None, "seed": None, "deals": (), "turns": (), "results": (),
+                 "annotation": NO_ANNOTATION, "span": None, "start": None}
 
-    @field_validator("expansions")
-    @classmethod
-    def _pad_order(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        """Each expansion once, kept in the score pad's order (as the reader gives them)."""
-        if len(set(value)) != len(value):
-            raise ValueError("an expansion is named twice")
-        return tuple(sorted(value, key=_EXPANSIONS.index))
-
-    @model_validator(mode="after")
-    def _well_formed(self) -> "Record":
-        n = len(self.seats)
-        if not 3 <= n <= 7:
-            raise ValueError(f"{n} seats: the base game is for 3 to 7 players")
-        wonders = [s.wonder.casefold() for s in self.seats]
-        if len(set(wonders)) != n:
-            raise ValueError("two seats play the same Wonder (R-BOARD)")
-        _check_seats(self.turns, n)
-        stated: set[int] = set()
-        for result in self.results:
-            if not 1 <= result.seat <= n:
-                raise ValueError(f"result for seat {result.seat}: seats are 1..{n}")
-            if result.seat in stated:
-                raise ValueError(f"two results for seat {result.seat}")
-            stated.add(result.seat)
-        try:
-            start = start_of(self)  # None at once for a record that starts at the beginning
-        except ValueError as exc:
-            from .position_values import PositionError
-
-            bad_string = isinstance(exc, PositionError)  # its message is "column N: check: ..."
-            raise ValueError(f"[Position]: position string, {exc}" if bad_string else str(exc)) from None
-        self.__dict__["start"] = start  # frozen for its users; derived here, as the reader sets it
-        return self
+    def __init__(self, *, format: str = FORMAT_VERSION, edition: str = EDITION, date: str | None = None,
+                 expansions: tuple[Expansion, ...] = (), seats: tuple[Seat, ...], tags: tuple[Tag, ...] = (),
+                 guilds: tuple[str, ...] | None = None, seed: Seed | None = None, deals: tuple[Deal, ...] = (),
+                 turns: tuple[Turn, ...] = (), results: tuple[SeatResult, ...] = (),
+                 annotation: Annotation = NO_ANNOTATION, span: Span | None = None,
+                 start: Written | None = None) -> None:
+        self.format: Final = format
+        self.edition: Final = edition
+        self.date: Final = date
+        self.expansions: Final = expansions
+        self.seats: Final = seats
+        self.tags: Final = tags
+        self.guilds: Final = guilds
+        self.seed: Final = seed
+        self.deals: Final = deals
+        self.turns: Final = turns
+        self.results: Final = results
+        self.annotation: Final = annotation
+        self.span: Final = span
+        #: The ``[Position]`` tag read for its syntax and names (spec/position.md §8), once: by the reader, or by
+        #: the validator. Derived from ``tags``, so never in JSON nor compared; :func:`start_of` reads the tag
+        #: again when it is absent or stale (a Record made with ``model_construct`` or ``model_copy``).
+        self.start: Final = start
+        self._validated()  # always by the twin: a Record's invariants span its parts
 
     @property
     def players(self) -> int:
@@ -379,6 +611,36 @@ class Record(_Model):
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first free tag called ``name`` (case-sensitive, as PGN)."""
         return next((t.value for t in self.tags if t.name == name), default)
+
+
+#: The order JSON writes a Record's members: the reader's (its header-tag table's: ``tags`` before ``seats``), in
+#: which ``to_json`` has always written a record read from text, now for every Record.
+Record._dumped = ("format", "edition", "date", "expansions", "tags", "seats", "guilds", "seed", "deals", "turns",
+                  "results", "annotation")
+
+
+def new_span(line: int, column: int, offset: int) -> Span:
+    """A :class:`Span`, unvalidated: the reader's constructor of the ~130 spans of a game."""
+    span = _new(Span)
+    _set(span, "line", line)
+    _set(span, "column", column)
+    _set(span, "offset", offset)
+    return span
+
+
+def new_action(seat: int, use: Use, card: str, purchase: PurchaseStated | None, discard: str | None,
+               pick: Pick | None, annotation: Annotation, span: Span | None) -> Action:
+    """An :class:`Action`, unvalidated: the reader's constructor, in the loop that builds every action it reads."""
+    action = _new(Action)
+    _set(action, "seat", seat)
+    _set(action, "use", use)
+    _set(action, "card", card)
+    _set(action, "purchase", purchase)
+    _set(action, "discard", discard)
+    _set(action, "pick", pick)
+    _set(action, "annotation", annotation)
+    _set(action, "span", span)
+    return action
 
 
 class GameHeader(Protocol):
@@ -493,7 +755,7 @@ def start_of(record: Record) -> Written | None:
         raise ValueError("[Position]: a record holds at most one [Position] tag")
     from . import position_string  # ~10 ms of imports that only a record starting from a position needs
 
-    start = record.__dict__.get("start")
+    start = getattr(record, "start", None)
     if start is None or start.text != value:
         start = position_string.parse(value)
     seats = position_string.start_problem(start, [(s.name, s.wonder, s.side) for s in record.seats])
