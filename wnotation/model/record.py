@@ -109,6 +109,8 @@ class Native:
     #: The fields JSON writes.
     _dumped: ClassVar[tuple[str, ...]] = ()
     model_fields: ClassVar[dict[str, FieldSpec]] = {}
+    #: Whether JSON writes the members in the order they were given (a Record's, :func:`_record_order`).
+    _keeps_order: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -132,6 +134,10 @@ class Native:
         valid = record_json.validate(type(self), {name: getattr(self, name) for name in self._defaults})
         for name in self._defaults:
             object.__setattr__(self, name, getattr(valid, name))
+
+    def _members(self) -> tuple[str, ...]:
+        """The fields JSON writes, in the order it writes them."""
+        return self._dumped
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -164,10 +170,7 @@ class Native:
                 fields[name] = values[name]
             elif default is not _REQUIRED:
                 fields[name] = default
-        obj = _new(cls)
-        for name, value in fields.items():
-            object.__setattr__(obj, name, value)
-        return obj
+        return make(cls, fields)
 
     @classmethod
     def model_validate(cls: type[_N], obj: Any) -> _N:
@@ -194,7 +197,7 @@ class Native:
         """The fields JSON writes, as data: tuples stay tuples in ``mode="python"`` and become lists in
         ``mode="json"``, as pydantic's; a turn's ``variations`` are left out when there is none."""
         as_json = mode == "json"
-        return {name: _dumped(value, as_json) for name in self._dumped
+        return {name: _dumped(value, as_json) for name in self._members()
                 if (exclude is None or name not in exclude)
                 and ((value := getattr(self, name)) or name != "variations")}
 
@@ -224,6 +227,8 @@ def make(cls: type[_N], fields: Mapping[str, Any]) -> _N:
     obj = _new(cls)
     for name, value in fields.items():
         _set(obj, name, value)
+    if cls._keeps_order:
+        _set(obj, "_order", _record_order(fields))
     return obj
 
 
@@ -574,10 +579,11 @@ class Record(Native):
     """
 
     __slots__ = ("format", "edition", "date", "expansions", "seats", "tags", "guilds", "seed", "deals", "turns",
-                 "results", "annotation", "span", "start")
+                 "results", "annotation", "span", "start", "_order")
     _defaults = {"format": FORMAT_VERSION, "edition": EDITION, "date": None, "expansions": (), "seats": _REQUIRED,
                  "tags": (), "guilds": None, "seed": None, "deals": (), "turns": (), "results": (),
                  "annotation": NO_ANNOTATION, "span": None, "start": None}
+    _keeps_order = True
 
     def __init__(self, *, format: str = FORMAT_VERSION, edition: str = EDITION, date: str | None = None,
                  expansions: tuple[Expansion, ...] = (), seats: tuple[Seat, ...], tags: tuple[Tag, ...] = (),
@@ -602,7 +608,16 @@ class Record(Native):
         #: the validator. Derived from ``tags``, so never in JSON nor compared; :func:`start_of` reads the tag
         #: again when it is absent or stale (a Record made with ``model_construct`` or ``model_copy``).
         self.start: Final = start
+        self._order: tuple[str, ...] = self._dumped
         self._validated()  # always by the twin: a Record's invariants span its parts
+
+    def _members(self) -> tuple[str, ...]:
+        return self._order
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Record:
+        copy = super().model_copy(update=update, deep=deep)
+        copy._order = self._order
+        return copy
 
     @property
     def players(self) -> int:
@@ -613,10 +628,15 @@ class Record(Native):
         return next((t.value for t in self.tags if t.name == name), default)
 
 
-#: The order JSON writes a Record's members: the reader's (its header-tag table's: ``tags`` before ``seats``), in
-#: which ``to_json`` has always written a record read from text, now for every Record.
-Record._dumped = ("format", "edition", "date", "expansions", "tags", "seats", "guilds", "seed", "deals", "turns",
-                  "results", "annotation")
+#: The orders JSON writes a Record's members in: as pydantic wrote them, in the order the fields were set, which is
+#: the model's for a Record validated or built in code and the reader's (``tags`` before ``seats``, its header-tag
+#: table's) for one read from text.
+_RECORD_ORDERS: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _record_order(fields: Mapping[str, Any]) -> tuple[str, ...]:
+    order = tuple(name for name in fields if name in Record._dumped)
+    return _RECORD_ORDERS.setdefault(order, order)
 
 
 def new_span(line: int, column: int, offset: int) -> Span:
