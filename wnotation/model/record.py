@@ -648,7 +648,7 @@ def new_span(line: int, column: int, offset: int) -> Span:
     return span
 
 
-def new_action(seat: int, use: Use, card: str, purchase: PurchaseStated | None, discard: str | None,
+def new_action(seat: int, use: str, card: str, purchase: PurchaseStated | None, discard: str | None,
                pick: Pick | None, annotation: Annotation, span: Span | None) -> Action:
     """An :class:`Action`, unvalidated: the reader's constructor, in the loop that builds every action it reads."""
     action = _new(Action)
