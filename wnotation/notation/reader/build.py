@@ -35,6 +35,7 @@ from ...model.record import (
     make,
     new_action,
     new_span,
+    new_turn,
 )
 from ...model.vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
@@ -446,9 +447,8 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
     if tail is not None:
         after, glyph, tail_tags = tail
         tags.extend(tail_tags)
-    g.line.turns.append(make(Turn, {"age": age, "number": number, "actions": tuple(built),
-                                    "annotation": annotation(before, after, glyph, tags), "variations": (),
-                                    "span": _span(line + lines_before, column, at + chars_before)}))
+    g.line.turns.append(new_turn(age, number, tuple(built), annotation(before, after, glyph, tags), (),
+                                 new_span(line + lines_before, column, at + chars_before)))
 
 
 # --- variations (spec 6.1, format version 2) ------------------------------------------------------------------
