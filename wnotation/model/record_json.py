@@ -11,30 +11,33 @@ engine's path imports it (``tests/test_cli_startup.py``).
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Any, Literal, TypeVar
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, InstanceOf, field_validator, model_validator
 from pydantic import Tag as Branch
 from pydantic.json_schema import SkipJsonSchema
 
 from . import catalog as _catalog
-from . import record as _native
 from .position_values import Written
-from .record import (
+from .record_checks import (
+    _RESULT_BOUND,
     EDITION,
     FORMAT_VERSION,
     MAX_PURCHASE_COINS,
     Expansion,
     Glyph,
     Use,
-    _check_seats,
-    _RESULT_BOUND,
+    check_seats,
     coins_problem,
     start_of,
 )
 from .vocabulary import EXPANSIONS as _EXPANSIONS
 
-_N = TypeVar("_N", bound=_native.Native)
+#: Makes the native object of a twin: its class name and its fields (the native classes' module passes it, so this
+#: module never imports that one: ``record`` -> ``record_json``, one way).
+Native = Callable[[str, dict[str, Any]], Any]
+
 
 
 class Span(BaseModel):
@@ -301,7 +304,7 @@ class Record(_Model):
         if len(set(wonders)) != n:
             raise ValueError("two seats play the same Wonder (R-BOARD)")
         turns: Any = self.turns  # the twins have the native classes' fields: the checks read either
-        _check_seats(turns, n)
+        check_seats(turns, n)
         stated: set[int] = set()
         for result in self.results:
             if not 1 <= result.seat <= n:
@@ -329,41 +332,37 @@ class Record(_Model):
         return next((t.value for t in self.tags if t.name == name), default)
 
 
-#: Each twin's native class, by the same name.
-_NATIVE: dict[type[BaseModel], type[_native.Native]] = {
-    twin: getattr(_native, twin.__name__)
+#: The twins by name: each native class has the twin of its name.
+_TWINS: dict[str, type[BaseModel]] = {
+    twin.__name__: twin
     for twin in (Span, Annotation, StatedPurchase, CoinsPaid, Pick, Action, Turn, Variation, Seat, Deal, Seed, Tag,
                  SeatResult, Record)
 }
-_TWIN: dict[type[_native.Native], type[BaseModel]] = {native: twin for twin, native in _NATIVE.items()}
 
 
-def to_native(value: Any) -> Any:
-    """``value`` with every twin in it turned into its native object (tuples element by element), unvalidated: the
-    twin has been. Recursive: a validated Record nests at most :data:`~wnotation.model.record.MAX_VARIATION_DEPTH`
-    variations."""
+def to_native(value: Any, native: Native) -> Any:
+    """``value`` with every twin in it turned into its native object by ``native`` (tuples element by element),
+    unvalidated: the twin has been. Recursive: a validated Record nests at most
+    :data:`~wnotation.model.record_checks.MAX_VARIATION_DEPTH` variations."""
     if isinstance(value, BaseModel):
-        native = _NATIVE[type(value)]
-        return _native.make(native, {name: to_native(getattr(value, name)) for name in native.model_fields})
+        return native(type(value).__name__, {name: to_native(getattr(value, name), native)
+                                             for name in type(value).model_fields})
     if isinstance(value, tuple):
-        return tuple(to_native(item) for item in value)
+        return tuple(to_native(item, native) for item in value)
     return value
 
 
-def validate(cls: type[_N], data: Any) -> _N:
-    """``data`` (JSON-like data, a mapping of field values, or a native object) validated as ``cls``'s twin, as the
-    native object. Raises :class:`pydantic.ValidationError` (a ``ValueError``) as the pydantic models did."""
-    twin = _TWIN[cls].model_validate(data, from_attributes=True)
-    native: _N = to_native(twin)
-    return native
+def validate(name: str, data: Any, native: Native) -> Any:
+    """``data`` (JSON-like data, a mapping of field values, or a native object) validated as the twin ``name``, as
+    the native object. Raises :class:`pydantic.ValidationError` (a ``ValueError``) as the pydantic models did."""
+    return to_native(_TWINS[name].model_validate(data, from_attributes=True), native)
 
 
-def validate_json(cls: type[_N], text: str | bytes) -> _N:
-    """The JSON document ``text`` validated as ``cls``'s twin, as the native object."""
-    native: _N = to_native(_TWIN[cls].model_validate_json(text))
-    return native
+def validate_json(name: str, text: str | bytes, native: Native) -> Any:
+    """The JSON document ``text`` validated as the twin ``name``, as the native object."""
+    return to_native(_TWINS[name].model_validate_json(text), native)
 
 
-def json_schema(cls: type[_native.Native]) -> dict[str, Any]:
-    """The JSON Schema of ``cls``'s twin, as pydantic writes it."""
-    return _TWIN[cls].model_json_schema()
+def json_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of the twin ``name``, as pydantic writes it."""
+    return _TWINS[name].model_json_schema()
