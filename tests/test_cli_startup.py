@@ -49,3 +49,26 @@ def test_other_commands_do_not_load_the_notation_engine_or_pydantic(args):
     done = subprocess.run([sys.executable, "-c", probe, "wnotation.notation wnotation.engine wnotation.model.record "
                            "pydantic lark", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.splitlines()[-1] == "0 []", done.stderr
+
+
+def _loaded_of(modules: str, *args: str) -> str:
+    probe = PROBE.replace('("wnotation", "duckdb"', '("wnotation", "pydantic", "pydantic_core", "duckdb"')
+    done = subprocess.run([sys.executable, "-c", probe, modules, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()[-1]
+
+
+def test_check_of_one_game_imports_no_pydantic():
+    """Issue 31 item 1: the Record is native on the hot path; its pydantic twins are the JSON boundary only."""
+    assert _loaded_of("pydantic pydantic_core wnotation.model.record_json", "check", str(GAME)) == "0 []"
+
+
+def test_reading_json_loads_the_records_pydantic_twins(tmp_path):
+    """The probe above can see pydantic: reading a JSON record, at the boundary, validates it by the twins."""
+    from wnotation.notation import parse, to_json
+
+    document = tmp_path / "game.json"
+    document.write_text(to_json(parse(GAME.read_text(encoding="utf-8"))), encoding="utf-8")
+    out = _loaded_of("pydantic wnotation.model.record_json", "json", "--to-7wn", str(document))
+    assert out.startswith("0 [") and "'wnotation.model.record_json'" in out and "'pydantic'" in out

@@ -12,7 +12,7 @@ from wnotation import read_games
 from wnotation.support import memo
 from wnotation.engine import clear_caches
 from wnotation.engine import memo as engine_memo
-from wnotation.notation.reader import build, fast_route, names
+from wnotation.notation.reader import fast_route, names
 from wnotation.engine.position_rules import read
 from wnotation.model.position_string import write
 from wnotation.model.position_string import _AGES_OF_NAME as AGES_OF_NAME
@@ -23,7 +23,6 @@ GAME = ROOT / "replays" / "3p-babylon-halikarnassos-olympia.7wn"
 CACHES: dict[str, Sized] = {
     "reader: turn pieces as written": fast_route.PIECES,
     "reader: card names as written": names.card_names(),
-    "reader: field names of each Record model": build._FIELDS,
     "position strings: the Ages of each printed card name": AGES_OF_NAME,
 }
 
@@ -52,11 +51,11 @@ def _game_text() -> str:
 def test_clear_caches_empties_them_and_reading_again_gives_the_same_games() -> None:
     text = _game_text()
     before = list(read_games(text))
-    assert fast_route.PIECES and names.card_names() and build._FIELDS
+    assert fast_route.PIECES and names.card_names()
     clear_caches()
     assert all(len(cache) == 0 for cache in CACHES.values())
     assert list(read_games(text)) == before
-    assert fast_route.PIECES and build._FIELDS
+    assert fast_route.PIECES
     assert names.card_names()["Glassworks"] == "Glassworks", "the printed names come back after a clear"
 
 

@@ -1,9 +1,16 @@
-"""The Record: what a 7WN game says, nothing more, as frozen pydantic models.
+"""The Record: what a 7WN game says, nothing more, as plain immutable classes.
 
 This is the boundary between the notation and the engine: the reader produces Records, the writer and the JSON
 export consume them, the engine replays them. Tests, bots and generators may build a Record directly. The
 Record holds names as written in canonical form (printed card names, ``"?"`` for an unknown card) and never
 imports the engine. Source spans are kept for error messages but take no part in equality or JSON.
+
+The classes are native (slotted, fields ``Final``), so reading and replaying a game imports no pydantic. Their
+pydantic twins (:mod:`.record_json`) are the JSON boundary: ``model_validate``, ``model_validate_json`` and
+``model_json_schema`` delegate to them, and so does a constructor given values it cannot accept as they are (its
+quick check fails): the twin coerces them (``"Giza"`` becomes ``"Gizah"``, a list a tuple) or raises pydantic's
+``ValidationError``, as the pydantic models did. A :class:`Record` built in code is always validated by its twin.
+The reader builds the classes with :func:`make`, unvalidated: it has checked the values itself.
 
 What the engine may assume about a Record (the reader guarantees it; :meth:`Record.model_validate` checks it):
 
@@ -29,162 +36,352 @@ engine, which reports an unknown name as a finding. Everything else (legality, c
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Any, Literal, Protocol
-
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, InstanceOf, field_validator, model_validator
-from pydantic import Tag as Branch
-from pydantic.json_schema import SkipJsonSchema
+from collections.abc import Mapping, Set
+from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar
 
 from . import catalog as _catalog
 from .position_values import Written
 from .vocabulary import CATEGORIES as CATEGORIES  # re-exported: the Record's users import it from here
-from .vocabulary import EXPANSIONS as _EXPANSIONS
+
+from .record_checks import EDITION as EDITION
+from .record_checks import FORMAT_VERSION as FORMAT_VERSION
+from .record_checks import FORMAT_VERSIONS as FORMAT_VERSIONS
+from .record_checks import MAX_PURCHASE_COINS as MAX_PURCHASE_COINS
+from .record_checks import MAX_RESULT_DIGITS as MAX_RESULT_DIGITS
+from .record_checks import MAX_VARIATION_DEPTH as MAX_VARIATION_DEPTH
+from .record_checks import POSITION_TAG as POSITION_TAG
+from .record_checks import _RESULT_BOUND
+from .record_checks import Expansion as Expansion
+from .record_checks import Glyph as Glyph
+from .record_checks import Use as Use
+from .record_checks import coins_problem as coins_problem
+from .record_checks import depth_problem as depth_problem
+from .record_checks import position_tag as position_tag
+from .record_checks import start_of as start_of
 
 UNKNOWN = "?"
-Use = Literal["build", "stage", "sell"]
-Expansion = Literal["Cities", "Leaders", "Armada", "Edifice"]  # vocabulary.EXPANSIONS (a test keeps them equal)
-Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
 GLYPHS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
-FORMAT_VERSION = "7WN 1"
-#: The format versions a reader reads (spec 7wn.md §3.1): version 2 adds coin-stated purchases (§7.4) and
-#: variations (§6.1).
-FORMAT_VERSIONS: tuple[str, ...] = ("7WN 1", "7WN 2")
-EDITION = "2e"
-#: The tag that holds a record's start position (spec/position.md §8): from format version 2 on, the record's
-#: first position; in version 1 a free tag without meaning.
-POSITION_TAG = "Position"
-
-#: Variations nest at most this deep (spec 6.1): a variation inside a variation is depth 2. The reader refuses a
-#: deeper ``(`` at the bracket, the validator refuses a deeper Record, so no route (text, JSON, engine) recurses
-#: further than this.
-MAX_VARIATION_DEPTH = 32
-
-#: The most coins a purchase may pay one neighbour (spec 7.4): far more than any legal purchase pays (2 coins a unit,
-#: R-PRICE, and no cost has more than 7 units: Palace; 14 in all) and than a seat of a game played from its start
-#: ever holds. The table starts with 21 coins at most, and the bank pays a seat less than 250 in a game: 3 per sale
-#: (at most 21 plays may be sales), and once per card name it builds (R-UNIQUE) or stage, the most for a coin card
-#: counting cities (Vineyard: 14 brown names in 3 cities, 42) or the stages (Ephesos Night, 12 in all); so a seat
-#: holds at most 7 x (3 + 250) < 2,000. A count above this is refused by the validator, so no writer spells it.
-MAX_PURCHASE_COINS = 2_000
-
-#: The most digits of a result's value (spec 13): the reader's limit, and the validator's for a JSON record.
-MAX_RESULT_DIGITS = 18
-_RESULT_BOUND = 10**MAX_RESULT_DIGITS - 1
-
-
-class Span(BaseModel):
-    """Where an element starts in its source text (1-based line and column, 0-based offset)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    line: int = Field(ge=0, lt=1 << 63)
-    column: int = Field(ge=0, lt=1 << 63)
-    offset: int = Field(default=0, ge=0, lt=1 << 63)
-
-
-#: Where an element was read from: never in JSON, so not in the JSON Schema either.
-SourceSpan = SkipJsonSchema[Span | None]
-
 
 #: Fields carried along but ignored by equality and hashing (and, excluded, by JSON): where an element was read
 #: from, and what a Record read from its own tags.
 _UNCOMPARED = frozenset({"span", "start"})
 
 
-class _Model(BaseModel):
-    """Frozen, no extra fields; ``span`` is carried along but ignored by equality, hashing and JSON.
 
-    ``defer_build``: pydantic builds a model's validator and serializer when it is first used, not when the class
-    is made. The reader makes Records without validating them (:mod:`wnotation.notation.reader.build`), so a
-    ``check`` never uses them and builds none (a one-game check: 2.19 -> 2.16 G instructions, callgrind)."""
+class FieldSpec:
+    """What callers of ``model_fields`` read of a field: its default and whether JSON leaves it out."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    __slots__ = ("default", "exclude")
+
+    def __init__(self, default: Any, exclude: bool) -> None:
+        self.default: Final = default
+        self.exclude: Final = exclude
+
+    def __repr__(self) -> str:
+        return f"FieldSpec(default={self.default!r}, exclude={self.exclude})"
+
+
+_REQUIRED: Final = object()  # the default of a field that has none
+_N = TypeVar("_N", bound="Native")
+
+
+class Native:
+    """A Record class: slotted, read-only (``Final`` fields), compared and hashed by its fields but ``span`` and
+    ``start``, with the pydantic models' methods that callers use, delegating to the twins at the JSON boundary."""
+
+    __slots__ = ()
+    #: Each field's default (:data:`_REQUIRED` when it has none), in the order JSON writes them.
+    _defaults: ClassVar[dict[str, Any]] = {}
+    #: The fields that take part in equality and hashing.
+    _compared: ClassVar[tuple[str, ...]] = ()
+    #: The fields JSON writes.
+    _dumped: ClassVar[tuple[str, ...]] = ()
+    model_fields: ClassVar[dict[str, FieldSpec]] = {}
+    #: Whether JSON writes the members in the order they were given (a Record's, :func:`_record_order`).
+    _keeps_order: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._compared = tuple(name for name in cls._defaults if name not in _UNCOMPARED)
+        cls._dumped = tuple(name for name in cls._defaults if name not in _UNCOMPARED)
+        cls.model_fields = {name: FieldSpec(None if default is _REQUIRED else default, name in _UNCOMPARED)
+                            for name, default in cls._defaults.items()}
+
+    def _accepted(self) -> bool:
+        """Whether the values given to the constructor are valid as they are (exact types, in range), so that the
+        twin would return them unchanged; when not, the twin validates them."""
+        return False
+
+    def _validated(self) -> None:
+        """The constructor's check: the fields kept when they pass the quick check, else as the twin makes them
+        (coerced), or pydantic's ``ValidationError``."""
+        if self._accepted():
+            return
+        from . import record_json
+
+        valid = record_json.validate(type(self).__name__, {name: getattr(self, name) for name in self._defaults},
+                                     _native)
+        for name in self._defaults:
+            object.__setattr__(self, name, getattr(valid, name))
+
+    def _members(self) -> tuple[str, ...]:
+        """The fields JSON writes, in the order it writes them."""
+        return self._dumped
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(
-            getattr(self, name) == getattr(other, name) for name in type(self).model_fields if name not in _UNCOMPARED
-        )
+        return all(getattr(self, name) == getattr(other, name) for name in self._compared)
 
     def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in type(self).model_fields if n not in _UNCOMPARED))
+        return hash(tuple(getattr(self, name) for name in self._compared))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._defaults)})"
+
+    def model_copy(self: _N, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> _N:
+        """A copy with the fields of ``update`` replaced, unvalidated (as pydantic's). ``deep`` is accepted for
+        pydantic's callers: the objects are immutable, so a shallow copy is as good."""
+        fields = {name: getattr(self, name) for name in self._defaults}
+        if update:
+            unknown = set(update) - fields.keys()
+            if unknown:
+                raise ValueError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
+            fields.update(update)
+        return make(type(self), fields)
+
+    @classmethod
+    def model_construct(cls: type[_N], **values: Any) -> _N:
+        """An object of ``values`` and the defaults of the others, unvalidated (as pydantic's)."""
+        fields = {}
+        for name, default in cls._defaults.items():
+            if name in values:
+                fields[name] = values[name]
+            elif default is not _REQUIRED:
+                fields[name] = default
+        return make(cls, fields)
+
+    @classmethod
+    def model_validate(cls: type[_N], obj: Any) -> _N:
+        """``obj`` (JSON-like data, or an object of this class) validated by the twin."""
+        from . import record_json
+
+        native: _N = record_json.validate(cls.__name__, obj, _native)
+        return native
+
+    @classmethod
+    def model_validate_json(cls: type[_N], text: str | bytes) -> _N:
+        """The JSON document ``text`` validated by the twin."""
+        from . import record_json
+
+        native: _N = record_json.validate_json(cls.__name__, text, _native)
+        return native
+
+    @classmethod
+    def model_json_schema(cls) -> dict[str, Any]:
+        """The twin's JSON Schema (pydantic's); :func:`json_schema` gives the published one of a Record."""
+        from . import record_json
+
+        return record_json.json_schema(cls.__name__)
+
+    def model_dump(self, *, mode: str = "python", exclude: Set[str] | None = None) -> dict[str, Any]:
+        """The fields JSON writes, as data: tuples stay tuples in ``mode="python"`` and become lists in
+        ``mode="json"``, as pydantic's; a turn's ``variations`` are left out when there is none."""
+        as_json = mode == "json"
+        return {name: _dumped(value, as_json) for name in self._members()
+                if (exclude is None or name not in exclude)
+                and ((value := getattr(self, name)) or name != "variations")}
+
+    def model_dump_json(self, *, indent: int | None = None) -> str:
+        """The JSON text of :meth:`model_dump` (``mode="json"``), written by pydantic-core as the models wrote it."""
+        import pydantic_core
+
+        return pydantic_core.to_json(self.model_dump(mode="json"), indent=indent).decode()
 
 
-class Annotation(_Model):
+def _dumped(value: Any, as_json: bool) -> Any:
+    if isinstance(value, Native):
+        return value.model_dump(mode="json" if as_json else "python")
+    if isinstance(value, tuple):
+        items = [_dumped(item, as_json) for item in value]
+        return items if as_json else tuple(items)
+    return value
+
+
+_new: Final = object.__new__
+_set: Final = object.__setattr__
+
+
+def make(cls: type[_N], fields: Mapping[str, Any]) -> _N:
+    """An object of ``cls`` holding ``fields`` (every field), unvalidated: the reader's constructor (it has checked
+    the values) and the adapter's (the twin has). Tests compare its results with validated ones."""
+    obj = _new(cls)
+    for name, value in fields.items():
+        _set(obj, name, value)
+    if cls._keeps_order:
+        _set(obj, "_order", _record_order(fields))
+    return obj
+
+
+def _is_int(value: object, low: int, high: int) -> bool:
+    """``value`` an ``int`` (not a ``bool``) in ``low..high``."""
+    return type(value) is int and low <= value <= high
+
+
+def _is_strs(value: object) -> bool:
+    return type(value) is tuple and all(type(item) is str for item in value)
+
+
+def _is_optional_str(value: object) -> bool:
+    return value is None or type(value) is str
+
+
+_SPAN_MAX: Final = (1 << 63) - 1
+
+
+class _SpanFields(Native):
+    """A :class:`Span`'s fields, set unchecked: the reader's constructor (:func:`new_span`)."""
+
+    __slots__ = ("line", "column", "offset")
+
+    def __init__(self, line: int, column: int, offset: int) -> None:
+        self.line: Final = line
+        self.column: Final = column
+        self.offset: Final = offset
+
+
+class Span(_SpanFields):
+    """Where an element starts in its source text (1-based line and column, 0-based offset)."""
+
+    __slots__ = ()
+    _defaults = {"line": _REQUIRED, "column": _REQUIRED, "offset": 0}
+
+    def __init__(self, *, line: int, column: int, offset: int = 0) -> None:
+        super().__init__(line, column, offset)
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_int(self.line, 0, _SPAN_MAX) and _is_int(self.column, 0, _SPAN_MAX) and \
+            _is_int(self.offset, 0, _SPAN_MAX)
+
+
+def _is_span(value: object) -> bool:
+    return value is None or type(value) is Span
+
+
+class Annotation(Native):
     """What a person wrote around an element: comments, a move glyph and structured key–value tags.
 
     ``before``/``after`` hold comment texts in order (several allowed); ``tags`` holds parsed ``{key=value}``
     pairs in file order (e.g. ``("eval", "+3")``), never left inside comment text.
     """
 
-    before: tuple[str, ...] = ()
-    after: tuple[str, ...] = ()
-    glyph: Glyph | None = None
-    tags: tuple[tuple[str, str], ...] = ()
+    __slots__ = ("before", "after", "glyph", "tags")
+    _defaults = {"before": (), "after": (), "glyph": None, "tags": ()}
+
+    def __init__(self, *, before: tuple[str, ...] = (), after: tuple[str, ...] = (), glyph: Glyph | None = None,
+                 tags: tuple[tuple[str, str], ...] = ()) -> None:
+        self.before: Final = before
+        self.after: Final = after
+        self.glyph: Final = glyph
+        self.tags: Final = tags
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_strs(self.before) and _is_strs(self.after) and (self.glyph is None or self.glyph in GLYPHS) and \
+            type(self.tags) is tuple and all(len(tag) == 2 and _is_strs(tag) for tag in self.tags)
 
     @property
     def empty(self) -> bool:
         return not (self.before or self.after or self.glyph or self.tags)
 
 
-NO_ANNOTATION = Annotation()
+NO_ANNOTATION = make(Annotation, {"before": (), "after": (), "glyph": None, "tags": ()})
+
+
+def _is_annotation(value: object) -> bool:
+    return type(value) is Annotation
 
 
 # What a record states was bought; the engine's solved purchase, with its coins, is wnotation.engine.trade.Purchase.
 # The docstring is the schema's description, and JSON and its schema keep the name Purchase (spec 14).
-class StatedPurchase(_Model):
+class StatedPurchase(Native):
     """Resource units bought from each neighbour for one payment (R-TRADE); each tuple is sorted."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, title="Purchase")
+    __slots__ = ("left", "right")
+    _defaults = {"left": (), "right": ()}
 
-    left: tuple[str, ...] = ()
-    right: tuple[str, ...] = ()
+    def __init__(self, *, left: tuple[str, ...] = (), right: tuple[str, ...] = ()) -> None:
+        self.left: Final = left
+        self.right: Final = right
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_strs(self.left) and _is_strs(self.right)
 
 
 #: The former name of :class:`StatedPurchase`, kept for existing callers.
 Purchase = StatedPurchase
 
 
-class CoinsPaid(_Model):
+class CoinsPaid(Native):
     """A purchase stated by the coins paid to each neighbour (format version 2, spec §7.4): the engine finds the
     units those coins buy (R-TRADE-MINIMAL). Both members are required, so ``{}`` is never one of these."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, title="CoinsPaid")
+    __slots__ = ("left_coins", "right_coins")
+    _defaults = {"left_coins": _REQUIRED, "right_coins": _REQUIRED}
 
-    left_coins: int = Field(ge=0, json_schema_extra={"maximum": MAX_PURCHASE_COINS})
-    right_coins: int = Field(ge=0, json_schema_extra={"maximum": MAX_PURCHASE_COINS})
+    def __init__(self, *, left_coins: int, right_coins: int) -> None:
+        self.left_coins: Final = left_coins
+        self.right_coins: Final = right_coins
+        self._validated()
 
-    @field_validator("left_coins", "right_coins")
-    @classmethod
-    def _holdable(cls, value: int) -> int:
-        """At most :data:`MAX_PURCHASE_COINS` to a side (spec 7.4): more than any purchase pays or seat holds."""
-        if value > MAX_PURCHASE_COINS:
-            raise ValueError(coins_problem(value))
-        return value
-
-
-def _purchase_kind(value: Any) -> str:
-    """Which kind of purchase a value is, by its members (a coins object has ``left_coins`` or ``right_coins``), so
-    that a bad one is reported against its own kind only."""
-    members = value if isinstance(value, dict) else vars(value) if isinstance(value, BaseModel) else {}
-    return "coins" if "left_coins" in members or "right_coins" in members else "units"
+    def _accepted(self) -> bool:
+        return _is_int(self.left_coins, 0, MAX_PURCHASE_COINS) and _is_int(self.right_coins, 0, MAX_PURCHASE_COINS)
 
 
 #: A stated purchase: resource units (:class:`StatedPurchase`) or coins (:class:`CoinsPaid`, format version 2).
-PurchaseStated = Annotated[
-    Annotated[StatedPurchase, Branch("units")] | Annotated[CoinsPaid, Branch("coins")], Discriminator(_purchase_kind)
-]
+PurchaseStated = StatedPurchase | CoinsPaid
 
 
-class Pick(_Model):
+class Pick(Native):
     """Halikarnassos' build from the discard pile (R-HALI): ``card`` is ``None`` when the seat declines."""
 
-    card: str | None = None
-    annotation: Annotation = NO_ANNOTATION
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("card", "annotation", "span")
+    _defaults = {"card": None, "annotation": NO_ANNOTATION, "span": None}
+
+    def __init__(self, *, card: str | None = None, annotation: Annotation = NO_ANNOTATION,
+                 span: Span | None = None) -> None:
+        self.card: Final = card
+        self.annotation: Final = annotation
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_optional_str(self.card) and _is_annotation(self.annotation) and _is_span(self.span)
 
 
-class Action(_Model):
+_USES: Final = frozenset({"build", "stage", "sell"})
+
+
+class _ActionFields(Native):
+    """An :class:`Action`'s fields, set unchecked: the reader's constructor (:func:`new_action`)."""
+
+    __slots__ = ("seat", "use", "card", "purchase", "discard", "pick", "annotation", "span")
+
+    def __init__(self, seat: int, use: str, card: str, purchase: PurchaseStated | None, discard: str | None,
+                 pick: Pick | None, annotation: Annotation, span: Span | None) -> None:
+        self.seat: Final = seat
+        self.use: Final[Use] = use  # type: ignore[assignment]  # checked by the reader or by _accepted
+        self.card: Final = card
+        self.purchase: Final = purchase
+        self.discard: Final = discard
+        self.pick: Final = pick
+        self.annotation: Final = annotation
+        self.span: Final = span
+
+
+class Action(_ActionFields):
     """One seat's play in one turn.
 
     ``card`` is a printed name or ``"?"`` (only where the rules hide it: a stage, a sale, a discard).
@@ -194,17 +391,39 @@ class Action(_Model):
     stage with the build-from-discard power.
     """
 
-    seat: int
-    use: Use
-    card: str
-    purchase: PurchaseStated | None = None
-    discard: str | None = None
-    pick: Pick | None = None
-    annotation: Annotation = NO_ANNOTATION
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ()
+    _defaults = {"seat": _REQUIRED, "use": _REQUIRED, "card": _REQUIRED, "purchase": None, "discard": None,
+                 "pick": None, "annotation": NO_ANNOTATION, "span": None}
+
+    def __init__(self, *, seat: int, use: Use, card: str, purchase: PurchaseStated | None = None,
+                 discard: str | None = None, pick: Pick | None = None, annotation: Annotation = NO_ANNOTATION,
+                 span: Span | None = None) -> None:
+        super().__init__(seat, use, card, purchase, discard, pick, annotation, span)
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.seat) is int and self.use in _USES and type(self.card) is str and \
+            (self.purchase is None or type(self.purchase) in (StatedPurchase, CoinsPaid)) and \
+            _is_optional_str(self.discard) and (self.pick is None or type(self.pick) is Pick) and \
+            _is_annotation(self.annotation) and _is_span(self.span)
 
 
-class Turn(_Model):
+class _TurnFields(Native):
+    """A :class:`Turn`'s fields, set unchecked: the reader's constructor (:func:`new_turn`)."""
+
+    __slots__ = ("age", "number", "actions", "annotation", "variations", "span")
+
+    def __init__(self, age: int, number: int, actions: tuple[Action, ...], annotation: Annotation,
+                 variations: tuple[Variation, ...], span: Span | None) -> None:
+        self.age: Final = age
+        self.number: Final = number
+        self.actions: Final = actions
+        self.annotation: Final = annotation
+        self.variations: Final = variations
+        self.span: Final = span
+
+
+class Turn(_TurnFields):
     """Turn ``number`` (1..6, or 7 for Babylon's extra turn) of ``age`` (1..3), addressed ``I.3``.
 
     A normal turn has one action per seat in seat order; an extra turn only those of the seats that play one; a
@@ -213,106 +432,165 @@ class Turn(_Model):
     JSON leaves the member out when there is none, so a game without variations has the JSON of version 1.
     """
 
-    age: int = Field(ge=1, le=3)
-    number: int = Field(ge=1, le=7)
-    actions: tuple[Action, ...]
-    annotation: Annotation = NO_ANNOTATION
-    variations: tuple[Variation, ...] = Field(default=(), exclude_if=lambda v: not v)
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ()
+    _defaults = {"age": _REQUIRED, "number": _REQUIRED, "actions": _REQUIRED, "annotation": NO_ANNOTATION,
+                 "variations": (), "span": None}
+
+    def __init__(self, *, age: int, number: int, actions: tuple[Action, ...], annotation: Annotation = NO_ANNOTATION,
+                 variations: tuple[Variation, ...] = (), span: Span | None = None) -> None:
+        super().__init__(age, number, actions, annotation, variations, span)
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_int(self.age, 1, 3) and _is_int(self.number, 1, 7) and type(self.actions) is tuple and \
+            all(type(a) is Action for a in self.actions) and _is_annotation(self.annotation) and \
+            type(self.variations) is tuple and all(type(v) is Variation for v in self.variations) and \
+            _is_span(self.span)
 
     @property
     def label(self) -> str:
         return f"{('I', 'II', 'III')[self.age - 1]}.{self.number}"
 
 
-class Variation(_Model):
+class Variation(Native):
     """An alternative line of play to the turn it belongs to (spec §6.1, format version 2): its first turn has that
     turn's label and replaces it, whole or for the seats it names; further turns go on from there. Its turns may
     have variations of their own. ``span`` is where its ``(`` is."""
 
-    turns: tuple[Turn, ...] = Field(min_length=1)
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("turns", "span")
+    _defaults = {"turns": _REQUIRED, "span": None}
+
+    def __init__(self, *, turns: tuple[Turn, ...], span: Span | None = None) -> None:
+        self.turns: Final = turns
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.turns) is tuple and len(self.turns) >= 1 and all(type(t) is Turn for t in self.turns) and \
+            _is_span(self.span)
 
 
-Turn.model_rebuild()
-
-
-class Seat(_Model):
+class Seat(Native):
     """A seat of the table (R-SEAT, R-BOARD): who sits there and the Wonder side it plays."""
 
-    name: str
-    wonder: str
-    side: Literal["day", "night"]
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("name", "wonder", "side", "span")
+    _defaults = {"name": _REQUIRED, "wonder": _REQUIRED, "side": _REQUIRED, "span": None}
 
-    @field_validator("name")
-    @classmethod
-    def _nfc_name(cls, value: str) -> str:
-        """The name in Unicode form C, as the reader keeps it, so equal names are equal strings."""
-        return value if value.isascii() else unicodedata.normalize("NFC", value)
+    def __init__(self, *, name: str, wonder: str, side: Literal["day", "night"], span: Span | None = None) -> None:
+        self.name: Final = name
+        self.wonder: Final = wonder
+        self.side: Final = side
+        self.span: Final = span
+        self._validated()
 
-    @field_validator("wonder")
-    @classmethod
-    def _known_wonder(cls, value: str) -> str:
-        """The catalogue's name of the Wonder (any accepted spelling), so the engine can look it up."""
+    def _accepted(self) -> bool:
+        """The name in Unicode form C and the catalogue's name of the Wonder, as the twin's validators make them."""
+        name, wonder = self.name, self.wonder
+        if type(name) is not str or not (name.isascii() or unicodedata.is_normalized("NFC", name)):
+            return False
+        if type(wonder) is not str or self.side not in ("day", "night") or not _is_span(self.span):
+            return False
         try:
-            return _catalog.load().wonder_name(value)
-        except _catalog.CatalogError as exc:
-            raise ValueError(str(exc)) from None
+            return bool(_catalog.load().wonder_name(wonder) == wonder)
+        except _catalog.CatalogError:
+            return False
 
 
-class Deal(_Model):
+class Deal(Native):
     """The 7 cards dealt to each seat at the start of ``age`` (seat order); ``"?"`` for unseen cards."""
 
-    age: int = Field(ge=1, le=3)
-    hands: tuple[tuple[str, ...], ...]
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("age", "hands", "span")
+    _defaults = {"age": _REQUIRED, "hands": _REQUIRED, "span": None}
+
+    def __init__(self, *, age: int, hands: tuple[tuple[str, ...], ...], span: Span | None = None) -> None:
+        self.age: Final = age
+        self.hands: Final = hands
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return _is_int(self.age, 1, 3) and type(self.hands) is tuple and all(_is_strs(h) for h in self.hands) and \
+            _is_span(self.span)
 
 
-class Seed(_Model):
+class Seed(Native):
     """A seed for a named shuffle algorithm (``SM64-FY`` is the one this version defines)."""
 
-    algorithm: str
-    value: int = Field(ge=0, lt=1 << 64)
+    __slots__ = ("algorithm", "value")
+    _defaults = {"algorithm": _REQUIRED, "value": _REQUIRED}
+
+    def __init__(self, *, algorithm: str, value: int) -> None:
+        self.algorithm: Final = algorithm
+        self.value: Final = value
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.algorithm) is str and _is_int(self.value, 0, (1 << 64) - 1)
 
 
-class Tag(_Model):
-    name: str
-    value: str
-    span: SourceSpan = Field(default=None, exclude=True)
+class Tag(Native):
+    __slots__ = ("name", "value", "span")
+    _defaults = {"name": _REQUIRED, "value": _REQUIRED, "span": None}
+
+    def __init__(self, *, name: str, value: str, span: Span | None = None) -> None:
+        self.name: Final = name
+        self.value: Final = value
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.name) is str and type(self.value) is str and _is_span(self.span)
 
 
 #: A result's value: at most :data:`MAX_RESULT_DIGITS` digits, as the reader reads them (military may be negative).
-ResultValue = Annotated[int, Field(ge=-_RESULT_BOUND, le=_RESULT_BOUND)] | None
+ResultValue = int | None
+_RESULT_FIELDS: Final = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "cities",
+                         "leaders", "armada", "edifice", "total", "coins", "rank", "tablets", "compasses", "gears")
 
 
-class SeatResult(_Model):
+class SeatResult(Native):
     """Expected results for one seat; any field may be left out, and only stated ones are verified. The four
     expansion categories (``cities`` … ``edifice``, R-SCORE-EXP) belong to score-pad records whose ``expansions``
     name them."""
 
-    seat: int
-    military: ResultValue = None
-    treasury: ResultValue = None
-    wonder: ResultValue = None
-    civilian: ResultValue = None
-    commercial: ResultValue = None
-    guilds: ResultValue = None
-    science: ResultValue = None
-    cities: ResultValue = None
-    leaders: ResultValue = None
-    armada: ResultValue = None
-    edifice: ResultValue = None
-    total: ResultValue = None
-    coins: ResultValue = None
-    rank: ResultValue = None
-    tablets: ResultValue = None
-    compasses: ResultValue = None
-    gears: ResultValue = None
-    span: SourceSpan = Field(default=None, exclude=True)
+    __slots__ = ("seat", *_RESULT_FIELDS, "span")
+    _defaults = {"seat": _REQUIRED, **dict.fromkeys(_RESULT_FIELDS), "span": None}
+
+    def __init__(self, *, seat: int, military: ResultValue = None, treasury: ResultValue = None,
+                 wonder: ResultValue = None, civilian: ResultValue = None, commercial: ResultValue = None,
+                 guilds: ResultValue = None, science: ResultValue = None, cities: ResultValue = None,
+                 leaders: ResultValue = None, armada: ResultValue = None, edifice: ResultValue = None,
+                 total: ResultValue = None, coins: ResultValue = None, rank: ResultValue = None,
+                 tablets: ResultValue = None, compasses: ResultValue = None, gears: ResultValue = None,
+                 span: Span | None = None) -> None:
+        self.seat: Final = seat
+        self.military: Final = military
+        self.treasury: Final = treasury
+        self.wonder: Final = wonder
+        self.civilian: Final = civilian
+        self.commercial: Final = commercial
+        self.guilds: Final = guilds
+        self.science: Final = science
+        self.cities: Final = cities
+        self.leaders: Final = leaders
+        self.armada: Final = armada
+        self.edifice: Final = edifice
+        self.total: Final = total
+        self.coins: Final = coins
+        self.rank: Final = rank
+        self.tablets: Final = tablets
+        self.compasses: Final = compasses
+        self.gears: Final = gears
+        self.span: Final = span
+        self._validated()
+
+    def _accepted(self) -> bool:
+        return type(self.seat) is int and _is_span(self.span) and all(
+            (value := getattr(self, name)) is None or _is_int(value, -_RESULT_BOUND, _RESULT_BOUND)
+            for name in _RESULT_FIELDS)
 
 
-class Record(_Model):
+class Record(Native):
     """One game of 7 Wonders as written: roster, optional deals, the turns and the optional expected results.
 
     ``tags`` holds every header tag that has no field of its own (``Event``, ``Site``, … in file order).
@@ -320,57 +598,46 @@ class Record(_Model):
     naming one is a score-pad record (results, no turns): turn-by-turn replay covers the base game only.
     """
 
-    format: str = FORMAT_VERSION
-    edition: str = EDITION
-    date: str | None = None
-    expansions: tuple[Expansion, ...] = ()
-    seats: tuple[Seat, ...]
-    tags: tuple[Tag, ...] = ()
-    guilds: tuple[str, ...] | None = None
-    seed: Seed | None = None
-    deals: tuple[Deal, ...] = ()
-    turns: tuple[Turn, ...] = ()
-    results: tuple[SeatResult, ...] = ()
-    annotation: Annotation = NO_ANNOTATION
-    span: SourceSpan = Field(default=None, exclude=True)
-    #: The ``[Position]`` tag read for its syntax and names (spec/position.md §8), once: by the reader, or by the
-    #: validator. Derived from ``tags``, so never in JSON nor compared; :func:`start_of` reads the tag again when
-    #: it is absent or stale (a Record made with ``model_construct`` or ``model_copy``).
-    start: SkipJsonSchema[InstanceOf[Written] | None] = Field(default=None, exclude=True)
+    __slots__ = ("format", "edition", "date", "expansions", "seats", "tags", "guilds", "seed", "deals", "turns",
+                 "results", "annotation", "span", "start", "_order")
+    _defaults = {"format": FORMAT_VERSION, "edition": EDITION, "date": None, "expansions": (), "seats": _REQUIRED,
+                 "tags": (), "guilds": None, "seed": None, "deals": (), "turns": (), "results": (),
+                 "annotation": NO_ANNOTATION, "span": None, "start": None}
+    _keeps_order = True
 
-    @field_validator("expansions")
-    @classmethod
-    def _pad_order(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        """Each expansion once, kept in the score pad's order (as the reader gives them)."""
-        if len(set(value)) != len(value):
-            raise ValueError("an expansion is named twice")
-        return tuple(sorted(value, key=_EXPANSIONS.index))
+    def __init__(self, *, format: str = FORMAT_VERSION, edition: str = EDITION, date: str | None = None,
+                 expansions: tuple[Expansion, ...] = (), seats: tuple[Seat, ...], tags: tuple[Tag, ...] = (),
+                 guilds: tuple[str, ...] | None = None, seed: Seed | None = None, deals: tuple[Deal, ...] = (),
+                 turns: tuple[Turn, ...] = (), results: tuple[SeatResult, ...] = (),
+                 annotation: Annotation = NO_ANNOTATION, span: Span | None = None,
+                 start: Written | None = None) -> None:
+        self.format: Final = format
+        self.edition: Final = edition
+        self.date: Final = date
+        self.expansions: Final = expansions
+        self.seats: Final = seats
+        self.tags: Final = tags
+        self.guilds: Final = guilds
+        self.seed: Final = seed
+        self.deals: Final = deals
+        self.turns: Final = turns
+        self.results: Final = results
+        self.annotation: Final = annotation
+        self.span: Final = span
+        #: The ``[Position]`` tag read for its syntax and names (spec/position.md §8), once: by the reader, or by
+        #: the validator. Derived from ``tags``, so never in JSON nor compared; :func:`start_of` reads the tag
+        #: again when it is absent or stale (a Record made with ``model_construct`` or ``model_copy``).
+        self.start: Final = start
+        self._order: tuple[str, ...] = self._dumped
+        self._validated()  # always by the twin: a Record's invariants span its parts
 
-    @model_validator(mode="after")
-    def _well_formed(self) -> "Record":
-        n = len(self.seats)
-        if not 3 <= n <= 7:
-            raise ValueError(f"{n} seats: the base game is for 3 to 7 players")
-        wonders = [s.wonder.casefold() for s in self.seats]
-        if len(set(wonders)) != n:
-            raise ValueError("two seats play the same Wonder (R-BOARD)")
-        _check_seats(self.turns, n)
-        stated: set[int] = set()
-        for result in self.results:
-            if not 1 <= result.seat <= n:
-                raise ValueError(f"result for seat {result.seat}: seats are 1..{n}")
-            if result.seat in stated:
-                raise ValueError(f"two results for seat {result.seat}")
-            stated.add(result.seat)
-        try:
-            start = start_of(self)  # None at once for a record that starts at the beginning
-        except ValueError as exc:
-            from .position_values import PositionError
+    def _members(self) -> tuple[str, ...]:
+        return self._order
 
-            bad_string = isinstance(exc, PositionError)  # its message is "column N: check: ..."
-            raise ValueError(f"[Position]: position string, {exc}" if bad_string else str(exc)) from None
-        self.__dict__["start"] = start  # frozen for its users; derived here, as the reader sets it
-        return self
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Record:
+        copy = super().model_copy(update=update, deep=deep)
+        copy._order = self._order
+        return copy
 
     @property
     def players(self) -> int:
@@ -379,6 +646,57 @@ class Record(_Model):
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first free tag called ``name`` (case-sensitive, as PGN)."""
         return next((t.value for t in self.tags if t.name == name), default)
+
+
+#: The orders JSON writes a Record's members in: as pydantic wrote them, in the order the fields were set, which is
+#: the model's for a Record validated or built in code and the reader's (``tags`` before ``seats``, its header-tag
+#: table's) for one read from text.
+_RECORD_ORDERS: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _record_order(fields: Mapping[str, Any]) -> tuple[str, ...]:
+    order = tuple(name for name in fields if name in Record._dumped)
+    return _RECORD_ORDERS.setdefault(order, order)
+
+
+#: The native classes by name, for the adapter (:mod:`.record_json`), which makes them from validated twins.
+_CLASSES: Final[dict[str, type[Native]]] = {
+    cls.__name__: cls for cls in (Span, Annotation, StatedPurchase, CoinsPaid, Pick, Action, Turn, Variation, Seat,
+                                  Deal, Seed, Tag, SeatResult, Record)
+}
+
+
+def _native(name: str, fields: dict[str, Any]) -> Native:
+    return make(_CLASSES[name], fields)
+
+
+_init_span: Final = _SpanFields.__init__
+_init_action: Final = _ActionFields.__init__
+_init_turn: Final = _TurnFields.__init__
+
+
+def new_span(line: int, column: int, offset: int) -> Span:
+    """A :class:`Span`, unvalidated: the reader's constructor of the ~130 spans of a game (a plain ``__init__`` of
+    its fields: 3x faster than setting each slot through ``object.__setattr__``)."""
+    span = _new(Span)
+    _init_span(span, line, column, offset)
+    return span
+
+
+def new_action(seat: int, use: str, card: str, purchase: PurchaseStated | None, discard: str | None,
+               pick: Pick | None, annotation: Annotation, span: Span | None) -> Action:
+    """An :class:`Action`, unvalidated: the reader's constructor, in the loop that builds every action it reads."""
+    action = _new(Action)
+    _init_action(action, seat, use, card, purchase, discard, pick, annotation, span)
+    return action
+
+
+def new_turn(age: int, number: int, actions: tuple[Action, ...], annotation: Annotation,
+             variations: tuple[Variation, ...], span: Span | None) -> Turn:
+    """A :class:`Turn`, unvalidated: the reader's constructor."""
+    turn = _new(Turn)
+    _init_turn(turn, age, number, actions, annotation, variations, span)
+    return turn
 
 
 class GameHeader(Protocol):
@@ -412,39 +730,6 @@ class GameHeader(Protocol):
     def tag(self, name: str, default: str | None = None) -> str | None: ...
 
 
-def coins_problem(coins: int) -> str:
-    """Why a purchase may not pay ``coins`` (more than :data:`MAX_PURCHASE_COINS`) to a side: one message for the
-    validator and the writer."""
-    return (f"a purchase pays at most {MAX_PURCHASE_COINS:,} coins to a side, more than any seat ever holds "
-            f"(spec 7.4, R-COST-COINS); this one pays {_count(coins)}")
-
-
-def _count(n: int) -> str:
-    """``n`` for a message, or how many digits it has when it is too long to show."""
-    return f"{n:,}" if n < 10**30 else f"a number of {len(str(n)) if n < 10**4000 else 'over 4,000'} digits"
-
-
-def _check_seats(turns: tuple[Turn, ...], n: int) -> None:
-    """Each action's seat in 1..``n``, once per turn, in ``turns`` and their variations, which nest at most
-    :data:`MAX_VARIATION_DEPTH` deep. Iterative: a Record built in code may nest deeper than Python recurses."""
-    lines: list[tuple[tuple[Turn, ...], str, int]] = [(turns, "", 0)]  # (turns, address prefix, depth)
-    while lines:
-        line, prefix, depth = lines.pop()
-        for turn in line:
-            seen: set[int] = set()
-            for action in turn.actions:
-                if not 1 <= action.seat <= n:
-                    raise ValueError(f"{prefix}{turn.label}: seat {action.seat} is not in 1..{n}")
-                if action.seat in seen:
-                    raise ValueError(f"{prefix}{turn.label}: seat {action.seat} acts twice in one turn")
-                seen.add(action.seat)
-            for k, variation in enumerate(turn.variations, 1):
-                where = f"{prefix}{turn.label}({k})"
-                if depth + 1 > MAX_VARIATION_DEPTH:
-                    raise ValueError(depth_problem(where))
-                lines.append((variation.turns, where + ".", depth + 1))
-
-
 def check_variation_depth(turns: tuple[Turn, ...]) -> None:
     """Raise ``ValueError`` (:func:`depth_problem`) if variations of ``turns`` nest deeper than
     :data:`MAX_VARIATION_DEPTH`, for writers of Records made without validation (the reader's and code's).
@@ -458,53 +743,6 @@ def check_variation_depth(turns: tuple[Turn, ...]) -> None:
                 if where.count("(") > MAX_VARIATION_DEPTH:
                     raise ValueError(depth_problem(where))
                 lines.append((variation.turns, where + "."))
-
-
-def depth_problem(where: str) -> str:
-    """Why the variation at address ``where`` (``I.2(1).I.2(1)…``) may not be: it nests deeper than
-    :data:`MAX_VARIATION_DEPTH`. One message for the validator, the writer and the engine."""
-    return (f"variation {where} nests {where.count('(')} deep: variations nest at most "
-            f"{MAX_VARIATION_DEPTH} deep (spec 6.1)")
-
-
-def position_tag(record: Record) -> str | None:
-    """The value of ``record``'s ``[Position]`` tag when it starts from a position (format version 2 and later;
-    in version 1 the tag is a free tag without meaning), else ``None``."""
-    if record.format == FORMAT_VERSION:
-        return None
-    return record.tag(POSITION_TAG)
-
-
-def start_of(record: Record) -> Written | None:
-    """The position ``record`` starts from (spec/position.md §8), as its ``[Position]`` tag writes it, or ``None``
-    when it starts at the beginning: :attr:`Record.start`, or the tag read again when that is absent or stale. The
-    one statement of §8's rules for a Record: the validator of a Record made in code or from JSON applies them, and
-    the engine asks for the position here and judges it by the rules (``wnotation.engine.position_rules``). (The
-    reader applies the same rules itself, to point at the offending character of the tag.)
-
-    Raises :class:`~wnotation.model.position_values.PositionError` (a ``ValueError``) for a string whose syntax
-    or names are not valid, and ``ValueError`` for a second ``[Position]`` tag, seats other than the record's or
-    one owed a build from the discard pile, a ``Guilds`` or ``Seed`` of its own, or a deal of an Age the position
-    has started."""
-    value = position_tag(record)
-    if value is None:
-        return None
-    if sum(1 for t in record.tags if t.name == POSITION_TAG) > 1:
-        raise ValueError("[Position]: a record holds at most one [Position] tag")
-    from . import position_string  # ~10 ms of imports that only a record starting from a position needs
-
-    start = record.__dict__.get("start")
-    if start is None or start.text != value:
-        start = position_string.parse(value)
-    seats = position_string.start_problem(start, [(s.name, s.wonder, s.side) for s in record.seats])
-    problem = seats[1] if seats is not None else None
-    if problem is None and (record.guilds is not None or record.seed is not None):
-        problem = "a record that starts from a position states no [Guilds] or [Seed]: the position holds them"
-    if problem is None and any(d.age <= start.address.age for d in record.deals):
-        problem = f"a deal of an Age the position at {start.address} has started"
-    if problem is not None:
-        raise ValueError(f"[Position]: {problem}")
-    return start
 
 
 def has_variations(record: Record) -> bool:

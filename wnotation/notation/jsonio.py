@@ -1,4 +1,5 @@
-"""JSON export and import of Records: the same pydantic models, so the JSON Schema comes for free.
+"""JSON export and import of Records: through the Record's pydantic twins (:mod:`wnotation.model.record_json`), so
+the JSON Schema comes for free; pydantic is imported when JSON is first read or written, not with this module.
 
 Spans (source positions) are left out of JSON; everything else round-trips: ``from_json(to_json(r)) == r``.
 """
@@ -6,8 +7,6 @@ Spans (source positions) are left out of JSON; everything else round-trips: ``fr
 from __future__ import annotations
 
 from typing import Any
-
-import pydantic_core
 
 from ..model import record as _record
 from ..model.record import Record, SeatResult, Turn
@@ -73,6 +72,8 @@ def records_from_json(text: str | bytes) -> list[Record]:
     recursion limit), and :class:`pydantic.ValidationError` (a :class:`ValueError`) for an item that is not a
     valid Record, one whose variations nest deeper than :data:`~wnotation.model.record.MAX_VARIATION_DEPTH` included.
     """
+    import pydantic_core
+
     try:
         data = pydantic_core.from_json(text)
     except ValueError as exc:

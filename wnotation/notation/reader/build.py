@@ -13,19 +13,15 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 import re
-from typing import Any, Final, TypeVar
-
-from pydantic import BaseModel
+from typing import Any, Final
 
 from ...model import catalog as _catalog
-from ...support.memo import Memo, memo
 from ...model.record import (
     FORMAT_VERSION,
     GLYPHS,
     MAX_VARIATION_DEPTH,
     NO_ANNOTATION,
     UNKNOWN,
-    Action,
     Annotation,
     CoinsPaid,
     Pick,
@@ -36,6 +32,10 @@ from ...model.record import (
     StatedPurchase,
     Turn,
     Variation,
+    make,
+    new_action,
+    new_span,
+    new_turn,
 )
 from ...model.vocabulary import AGE_OF_NUMERAL, EXTRA_TURN, LINE_FIELDS, seat_key, turn_label
 from .. import lexical
@@ -51,48 +51,13 @@ from ..errors import (
     at_offset,
 )
 
-_M = TypeVar("_M")
-
 #: The most digits a stated result may have (a value Python and JSON readers hold exactly).
 MAX_DIGITS: Final[int] = 18
 
-_new: Final = object.__new__
-# The slot setters of pydantic models, called directly: what ``model_construct`` sets, without its per-field work.
-_set_dict: Final = BaseModel.__dict__["__dict__"].__set__
-_set_fields: Final = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra: Final = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private: Final = BaseModel.__dict__["__pydantic_private__"].__set__
-# One fields-set per class, shared by the models made here: they are frozen, so nothing adds to it, and pydantic's
-# ``model_copy`` copies it before updating.
-_FIELDS: Final[Memo[type, set[str]]] = memo("reader: field names of each Record model", 64)
-
-
-def make(cls: type[_M], fields: dict[str, Any]) -> _M:
-    """A Record model from ``fields`` (every field, in order) without validation, many times faster than
-    ``model_construct``. The values have been checked here; tests compare the results with validated models
-    (equality, hashing, JSON)."""
-    obj = _new(cls)
-    _set_dict(obj, fields)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS.put(cls, set(cls.model_fields))  # type: ignore[attr-defined]
-    _set_fields(obj, names)
-    _set_extra(obj, None)
-    _set_private(obj, None)
-    return obj
-
-
-_SPAN_FIELDS: Final[set[str]] = set(Span.model_fields)
-_ACTION_FIELDS: Final[set[str]] = set(Action.model_fields)
 
 
 def _span(line: int, column: int, offset: int) -> Span:
-    span = _new(Span)
-    _set_dict(span, {"line": line, "column": column, "offset": offset})
-    _set_fields(span, _SPAN_FIELDS)
-    _set_extra(span, None)
-    _set_private(span, None)
-    return span
+    return new_span(line, column, offset)
 
 
 def annotation(before: Sequence[str], after: Sequence[str], glyph: str | None,
@@ -426,8 +391,7 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
     line_at = at - column  # the offset before the line's first character, where the fast route's columns count
     # the names every action uses, looked up once per turn (module globals cost a dictionary look-up each, compiled
     # or not)
-    new, set_dict, set_fields, set_extra, set_private = _new, _set_dict, _set_fields, _set_extra, _set_private
-    span_cls, span_fields, action_cls, action_fields = Span, _SPAN_FIELDS, Action, _ACTION_FIELDS
+    span_of, action_of = new_span, new_action
     plain, glyphs = NO_ANNOTATION, GLYPH_ANNOTATIONS
     built = []
     previous = 0
@@ -470,25 +434,8 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
         else:
             d_glyph = d.glyph
             note = plain if d_glyph is None else glyphs[d_glyph]
-        span = new(span_cls)  # as _span makes it: a turn has up to 7 of these, a game some 130
-        set_dict(span, {"line": act_line, "column": act_col, "offset": d.at + base + chars_before})
-        set_fields(span, span_fields)
-        set_extra(span, None)
-        set_private(span, None)
-        action = new(action_cls)
-        set_dict(action, {
-            "seat": seat,
-            "use": d.use,
-            "card": d.card,
-            "purchase": d.purchase,
-            "discard": d.discard,
-            "pick": pick,
-            "annotation": note,
-            "span": span,
-        })
-        set_fields(action, action_fields)
-        set_extra(action, None)
-        set_private(action, None)
+        span = span_of(act_line, act_col, d.at + base + chars_before)  # a turn has up to 7 of these, a game ~130
+        action = action_of(seat, d.use, d.card, d.purchase, d.discard, pick, note, span)
         built.append(action)
     before: list[str] = []
     tags: list[tuple[str, str]] = []
@@ -500,9 +447,8 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
     if tail is not None:
         after, glyph, tail_tags = tail
         tags.extend(tail_tags)
-    g.line.turns.append(make(Turn, {"age": age, "number": number, "actions": tuple(built),
-                                    "annotation": annotation(before, after, glyph, tags), "variations": (),
-                                    "span": _span(line + lines_before, column, at + chars_before)}))
+    g.line.turns.append(new_turn(age, number, tuple(built), annotation(before, after, glyph, tags), (),
+                                 new_span(line + lines_before, column, at + chars_before)))
 
 
 # --- variations (spec 6.1, format version 2) ------------------------------------------------------------------
@@ -543,9 +489,7 @@ def close_variation(g: Game, at: int) -> None:
     variation = make(Variation, {"turns": tuple(current.turns),
                                  "span": g.span(current.line, current.column, current.at)})
     replaced = parent.turns[-1]
-    fields = dict(replaced.__dict__)
-    fields["variations"] = replaced.variations + (variation,)
-    parent.turns[-1] = make(Turn, fields)
+    parent.turns[-1] = replaced.model_copy(update={"variations": replaced.variations + (variation,)})
     g.line = parent
 
 

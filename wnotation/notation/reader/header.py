@@ -16,13 +16,13 @@ from collections.abc import Callable
 
 from ...model import catalog as _catalog
 from ...model.deck import SHUFFLE_ALGORITHM
-from ...model.record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, Seat, Seed, Tag
+from ...model.record import EDITION, FORMAT_VERSION, FORMAT_VERSIONS, POSITION_TAG, UNKNOWN, Deal, Seat, Seed, Tag, make
 from ...model.position_values import PositionError, Written
 from ...model.vocabulary import EXPANSIONS, EXTRA_TURN, seat_key
 from .. import lexical
 from ..errors import NotationError, Origin, RosterError, TagError, UnknownNameError, at_offset
 from ..tags import BY_NAME, FIELDS, RESERVED_BY_FOLDED, RESERVED_TAGS
-from .build import Game, make
+from .build import Game
 from .header_type import Header
 
 __all__ = ["Header", "RESERVED_TAGS", "TagEntry", "read_header", "header_of", "refused_position"]

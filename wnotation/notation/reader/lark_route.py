@@ -15,7 +15,7 @@ from typing import Any
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from ...model.record import UNKNOWN, CoinsPaid, Record, StatedPurchase
+from ...model.record import UNKNOWN, CoinsPaid, Record, StatedPurchase, make
 from .. import grammar, lexical
 from . import build
 from ..errors import Origin, StructureError
@@ -108,12 +108,12 @@ class _Transformer(Transformer[Any, Any]):
             paid = {"left": 0, "right": 0}
             for side, count in parts:
                 paid[side] += count
-            return build.make(CoinsPaid, {"left_coins": paid["left"], "right_coins": paid["right"]}), \
+            return make(CoinsPaid, {"left_coins": paid["left"], "right_coins": paid["right"]}), \
                 opener.start_pos, closer.end_pos
         sides: dict[str, list[str]] = {"left": [], "right": []}
         for side, units in parts:
             sides[side].extend(units)
-        return build.make(StatedPurchase, {"left": tuple(sorted(sides["left"])),
+        return make(StatedPurchase, {"left": tuple(sorted(sides["left"])),
                                            "right": tuple(sorted(sides["right"]))}), opener.start_pos, closer.end_pos
 
     def clause(self, children: list[Any]) -> _Clause:
