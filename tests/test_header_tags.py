@@ -34,7 +34,7 @@ def test_the_reserved_names_are_those_the_reader_always_reserved():
 
 
 def test_completions_offer_exactly_the_table_s_tags():
-    assert sorted(analysis._OFFERED_TAGS) == sorted(row.name for row in tag_table.TAGS)
+    assert sorted(analysis.OFFERED_TAGS) == sorted(row.name for row in tag_table.TAGS)
 
 
 def test_the_writer_writes_the_fields_in_the_table_s_order():

@@ -42,10 +42,21 @@ def _inputs(found: list[str]) -> list[Any]:
     return [(STDIN_NAME, stdin_text()) if p == STDIN else p for p in found]
 
 
-def _archive_errors() -> tuple[type[Exception], ...]:
+def archive_errors() -> tuple[type[Exception], ...]:
+    """The exceptions an archive command turns into one ``error:`` line (imported only when a command runs)."""
     from ..archive.store import ArchiveError
 
     return (ArchiveError,)
+
+
+def archive_sources(paths: tuple[str, ...]) -> tuple[list[str], list[Any]]:
+    """What ``stats`` and ``explore`` read: ``(found, sources)``, the archives themselves when every path is one
+    (``found`` empty: nothing to count), else every 7WN input expanded (``found``, for the progress bar) with
+    standard input read here."""
+    if any(p == STDIN for p in paths) or not all(_is_archive(p) for p in paths):
+        found = expand(paths)
+        return found, _inputs(found)
+    return [], list(paths)
 
 
 @click.command(epilog=EXPORT_EPILOG, short_help="Export records as an archive: Parquet tables or a DuckDB file.")
@@ -79,7 +90,7 @@ def export(paths: tuple[str, ...], out: str | None, duckdb_file: str | None, job
             # forked --jobs workers inherit the collector policy, as check's do
             summary = run_export(inputs, out, duckdb_file=duckdb_file, jobs=jobs, scheduler=scheduler,
                                  progress=progress.advance, hands=hands)
-    except _archive_errors() as exc:
+    except archive_errors() as exc:
         raise UserError(str(exc)) from None
     echo(str(summary))
     return EXIT_FINDINGS if summary.problems else EXIT_OK
@@ -153,19 +164,14 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
 
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
-    found: list[str] = []  # 7WN inputs, read and replayed first (a progress bar counts them)
-    if any(p == STDIN for p in paths) or not all(_is_archive(p) for p in paths):
-        found = expand(paths)
-        sources: list[Any] = _inputs(found)
-    else:
-        sources = list(paths)
+    found, sources = archive_sources(paths)  # 7WN inputs are read and replayed first (a progress bar counts them)
     filters = Filters(players, event, date_from, date_to, player, age)
     if only and any((name in PLAYER_REPORTS) != (player is not None) for name in only if name != "overview"):
         raise click.UsageError("the player and player_games reports need --player, the others go without it")
     try:
         with batch_collection(), Progress("reading", lambda: games_in(found)) as progress:
             reports = run_stats(sources, filters, only or None, progress=progress.advance)
-    except _archive_errors() as exc:
+    except archive_errors() as exc:
         raise UserError(str(exc)) from None
     if as_json:
         from .output import emit_json
@@ -187,7 +193,7 @@ def stats(paths: tuple[str, ...], player: str | None, players: int | None, event
     for k, report in enumerate(reports):
         if k:
             echo()
-        print_table(list(report.columns), [[_cell(v) for v in row] for row in report.rows],
+        print_table(list(report.columns), [[cell_text(v) for v in row] for row in report.rows],
                     title=TITLES.get(report.name, report.name), right_align=False)
 
 
@@ -220,7 +226,8 @@ def _iso(value: date | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def _cell(value: Any) -> str:
+def cell_text(value: Any) -> str:
+    """A report's cell as a table shows it: empty for NULL, floats without trailing zeros."""
     if value is None:
         return ""
     if isinstance(value, float):

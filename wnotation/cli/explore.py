@@ -3,13 +3,12 @@ explorer). Thin: the SQL is ``wnotation/archive/sql/explore_*.sql``, run by :mod
 
 from __future__ import annotations
 
-from typing import Any
 
 import click
 
-from .archive import _archive_errors, _cell, _inputs, _is_archive
+from .archive import archive_errors, archive_sources, cell_text
 from .errors import UserError
-from .inputs import RECORD_PATH, STDIN, expand
+from .inputs import RECORD_PATH
 from .output import echo, emit_json, print_table
 from .progress import Progress, games_in
 
@@ -66,16 +65,11 @@ def explore(paths: tuple[str, ...], age: int, turn: int, held: tuple[str, ...], 
     asked = only or REPORTS
     moves = Question(age, turn, hand, wonder, side, first_key, players) if "moves" in asked else None
     cards = Question(age, None, (), wonder, side, None, players) if "cards" in asked else None
-    found: list[str] = []
-    if any(p == STDIN for p in paths) or not all(_is_archive(p) for p in paths):
-        found = expand(paths)
-        sources: list[Any] = _inputs(found)
-    else:
-        sources = list(paths)
+    found, sources = archive_sources(paths)
     try:
         with batch_collection(), Progress("reading", lambda: games_in(found)) as progress:
             reports = run(sources, moves, cards, progress=progress.advance)
-    except _archive_errors() as exc:
+    except archive_errors() as exc:
         raise UserError(str(exc)) from None
     if as_json:
         emit_json({"question": {"age": age, "turn": turn, "hand": list(hand), "first": first_key, "wonder": wonder,
@@ -88,7 +82,7 @@ def explore(paths: tuple[str, ...], age: int, turn: int, held: tuple[str, ...], 
         if not report.rows:
             echo(f"{TITLES[report.name]}: no hand in the archive matches")
             continue
-        print_table(list(report.columns), [[_cell(v) for v in row] for row in report.rows],
+        print_table(list(report.columns), [[cell_text(v) for v in row] for row in report.rows],
                     title=TITLES[report.name], right_align=False)
 
 

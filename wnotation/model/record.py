@@ -50,7 +50,7 @@ from .record_checks import MAX_PURCHASE_COINS as MAX_PURCHASE_COINS
 from .record_checks import MAX_RESULT_DIGITS as MAX_RESULT_DIGITS
 from .record_checks import MAX_VARIATION_DEPTH as MAX_VARIATION_DEPTH
 from .record_checks import POSITION_TAG as POSITION_TAG
-from .record_checks import _RESULT_BOUND
+from .record_checks import RESULT_BOUND
 from .record_checks import Expansion as Expansion
 from .record_checks import Glyph as Glyph
 from .record_checks import Use as Use
@@ -586,7 +586,7 @@ class SeatResult(Native):
 
     def _accepted(self) -> bool:
         return type(self.seat) is int and _is_span(self.span) and all(
-            (value := getattr(self, name)) is None or _is_int(value, -_RESULT_BOUND, _RESULT_BOUND)
+            (value := getattr(self, name)) is None or _is_int(value, -RESULT_BOUND, RESULT_BOUND)
             for name in _RESULT_FIELDS)
 
 

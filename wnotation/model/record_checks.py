@@ -57,7 +57,8 @@ MAX_PURCHASE_COINS = 2_000
 
 #: The most digits of a result's value (spec 13): the reader's limit, and the validator's for a JSON record.
 MAX_RESULT_DIGITS = 18
-_RESULT_BOUND = 10**MAX_RESULT_DIGITS - 1
+#: The largest magnitude a result value may have (MAX_RESULT_DIGITS nines).
+RESULT_BOUND = 10**MAX_RESULT_DIGITS - 1
 
 
 def coins_problem(coins: int) -> str:

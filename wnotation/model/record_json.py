@@ -21,7 +21,7 @@ from pydantic.json_schema import SkipJsonSchema
 from . import catalog as _catalog
 from .position_values import Written
 from .record_checks import (
-    _RESULT_BOUND,
+    RESULT_BOUND,
     EDITION,
     FORMAT_VERSION,
     MAX_PURCHASE_COINS,
@@ -232,7 +232,7 @@ class Tag(_Model):
 
 
 #: A result's value: at most :data:`MAX_RESULT_DIGITS` digits, as the reader reads them (military may be negative).
-ResultValue = Annotated[int, Field(ge=-_RESULT_BOUND, le=_RESULT_BOUND)] | None
+ResultValue = Annotated[int, Field(ge=-RESULT_BOUND, le=RESULT_BOUND)] | None
 
 
 class SeatResult(_Model):

@@ -29,7 +29,7 @@ from .hover import hover
 from .outline import Fold, Symbol, folding, symbols
 from .text import Edit
 
-from .completion import _OFFERED_TAGS as _OFFERED_TAGS
+from .completion import OFFERED_TAGS as OFFERED_TAGS
 from .cursor import TurnContext as TurnContext, turn_context as turn_context, turn_start as turn_start
 from .document import CACHE_GAMES as CACHE_GAMES, CACHE_REPLAYS as CACHE_REPLAYS, Piece as Piece
 from .document import read_record as read_record

@@ -38,7 +38,7 @@ class Completion:
 _TAG_VALUES = {"Format": ("7WN 1", "7WN 2"), "Edition": ("2e",), "Seed": ("SM64-FY ",)}
 #: The tag names completions offer, in the order offered (every row of the header-tag table, reserved first in the
 #: order they were defined, then the usual free tags); a test checks it against the table.
-_OFFERED_TAGS = ("Format", "Edition", "Date", "Guilds", "Seed", "DealI", "DealII", "DealIII", "Expansions") + tuple(
+OFFERED_TAGS = ("Format", "Edition", "Date", "Guilds", "Seed", "DealI", "DealII", "DealIII", "Expansions") + tuple(
     f"Seat{i}" for i in range(1, 8)) + ("Event", "Site", "Round", "Annotator", "Position")
 
 
@@ -52,7 +52,7 @@ def _header_completions(doc: DocumentAnalysis, line: int, column: int) -> list[C
     if m.end() == len(text):  # in the tag name
         start = m.start(1)
         return [Completion(n, n, start, "reserved tag" if n in RESERVED_TAGS else "tag", "tag", k)
-                for k, n in enumerate(_OFFERED_TAGS)]
+                for k, n in enumerate(OFFERED_TAGS)]
     tag = m.group(1)
     values = [v for v in STRING.finditer(text, m.end())]
     if not values or values[-1].group(2):  # not inside an open value
