@@ -96,3 +96,14 @@ def test_pieces_of_chunks_group_as_pieces_of_lines():
             list(iter_pieces(text_lines(text), games))
     with pytest.raises(ValueError, match="at least one game"):
         group_pieces([], 0)
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.sampled_from(['[Format "7WN 1"]', "[Format", "[Formats", "[Form",
+                                                              "{ a long comment }", ""])), max_size=8),
+       st.integers(1, 9), st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_lines_longer_than_a_block_start_games_as_read_by_lines(lines, block, end, final):
+    """A line read over several blocks (its blanks, its ``[Format`` cut anywhere) starts a game exactly when the
+    line route says so: the block reader tests such a line on its first characters past its blanks."""
+    text = end.join(" \t" * blanks + line for blanks, line in lines) + (end if final else "")
+    by_lines = list(split_lines(stream_lines(io.StringIO(text, newline=""))))
+    assert list(split_stream(io.StringIO(text, newline=""), block)) == by_lines

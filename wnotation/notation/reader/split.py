@@ -20,6 +20,7 @@ __all__ = ["normalise", "line_ends", "stream_lines", "text_lines", "is_boundary"
            "split_stream", "iter_pieces", "group_pieces", "LINE_LIMIT", "check_line_lengths"]
 
 _BOUNDARY_MATCH: Final[Callable[[str], re.Match[str] | None]] = lexical.BOUNDARY_RE.match
+_BLANKS: Final[re.Pattern[str]] = re.compile(r"[ \t]*")
 
 
 def normalise(text: str) -> str:
@@ -139,8 +140,11 @@ def split_stream(handle: IO[str] | Iterable[str], block: int = STREAM_BLOCK) -> 
 
 
 def _split_blocks(read: Callable[[int], str], block: int) -> Iterator[tuple[str, int, int]]:
-    parts: list[str] = []  # the current chunk's text so far, in pieces that start and end at line starts
-    held: list[str] = []  # text read after the last line end: the start of a line not yet whole
+    # A chunk's text is joined once, from the pieces read: a line longer than a block is never joined apart first
+    # (joining it, then the chunk, held a huge line three times while the chunk was made, and left holes below the
+    # game's strings that the C allocator does not give back).
+    parts: list[str] = []  # the current chunk's text so far, in pieces as read (cut at the chunk's boundaries)
+    held: list[str] = []  # text read after the last line end: the start of a line not yet whole (no line end)
     line0 = off0 = 0  # where the current chunk starts
     line = off = 0  # lines and characters cut so far
     carry = ""  # a CR that ended the previous block: it may start a CRLF
@@ -157,18 +161,31 @@ def _split_blocks(read: Callable[[int], str], block: int) -> Iterator[tuple[str,
         if not last and piece.endswith("\r"):
             piece, carry = piece[:-1], "\r"
         piece = line_ends(piece)
+        rest = ""
         if last:  # what is left: the last line without its line end, or a CR carried to the end
-            text = "".join(held) + piece
+            text = piece
         else:
             cut = piece.rfind("\n") + 1
             if not cut:
                 held.append(piece)
                 continue
-            text = "".join(held) + piece[:cut] if held else piece[:cut]
-            held = [piece[cut:]] if cut < len(piece) else []
+            text, rest = (piece[:cut], piece[cut:]) if cut < len(piece) else (piece, "")
         del piece
+        scan = 0  # where a game may start in text: its first line continues the held line
+        if held:
+            if _opens_game(held, text):
+                if parts:
+                    chunk = "".join(parts)
+                    parts = []
+                    yield chunk, line0, off0
+                    del chunk
+                line0, off0 = line, off
+            parts.extend(held)
+            off += sum(map(len, held))
+            held = []
+            scan = text.find("\n") + 1 or len(text)
         pos = 0
-        for m in lexical.BOUNDARY_RE.finditer(text):
+        for m in lexical.BOUNDARY_RE.finditer(text, scan):
             start = m.start()
             if start > pos:
                 parts.append(text[pos:start])
@@ -185,12 +202,29 @@ def _split_blocks(read: Callable[[int], str], block: int) -> Iterator[tuple[str,
             line += text.count("\n", pos)
             off += len(text) - pos
         del text
+        if rest:
+            held.append(rest)
         if last:
             break
     if parts or not line:
         chunk = "".join(parts)
         parts.clear()
         yield chunk, line0, off0
+
+
+def _opens_game(held: list[str], text: str) -> bool:
+    """Whether the line that starts with the ``held`` pieces (no line end in them) and goes on in ``text`` starts a
+    game (:func:`is_boundary`), read from its first characters past its leading blanks."""
+    head = ""
+    for part in (*held, text):
+        if head:
+            head += part[:8]
+        else:
+            blanks = _BLANKS.match(part).end()  # type: ignore[union-attr]  # it matches the empty string
+            head = part[blanks : blanks + 8]
+        if len(head) >= 8:
+            break
+    return _BOUNDARY_MATCH(head) is not None
 
 
 def iter_pieces(lines: Iterable[str], games: int) -> Iterator[tuple[str, int]]:
