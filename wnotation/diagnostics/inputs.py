@@ -7,19 +7,101 @@ caller); :func:`normalise`, :func:`iter_lines` and :func:`iter_pieces` here are 
 from __future__ import annotations
 
 import os
+import re
 import sys
-from typing import Iterator
+from array import array
+from collections.abc import Sequence
+from typing import Final, Iterator, overload
 
 from ..notation.reader.split import group_pieces, iter_pieces, normalise, split_stream, stream_lines
 from ..notation.reader.split import text_lines as iter_lines
 
-__all__ = ["BLOCK", "file_lines", "game_pieces", "iter_lines", "iter_pieces", "normalise", "read_text",
-           "scan_file", "source_lines", "stdin_text", "unreadable_reason"]
+__all__ = ["BLOCK", "SourceLines", "file_lines", "game_pieces", "iter_lines", "iter_pieces", "normalise",
+           "read_text", "scan_file", "source_index", "source_lines", "stdin_text", "unreadable_reason"]
 
 
 def source_lines(text: str) -> list[str]:
-    """The text's lines as the reader counts them (BOM dropped, CRLF and CR as LF)."""
+    """The text's lines as the reader counts them (BOM dropped, CRLF and CR as LF): a string per line. A check
+    quotes a few lines of a text it holds anyway: :func:`source_index` gives them without a string per line."""
     return normalise(text).split("\n")
+
+
+#: Lines between two entries of a :class:`SourceLines` index.
+STRIDE: Final[int] = 64
+_STRIDE_RE: Final[re.Pattern[str]] = re.compile(r"(?:[^\n]*\n){%d}" % STRIDE)
+#: The longest run of :data:`STRIDE` lines kept split while it is read line by line (a walk back to a game's start).
+_SPLIT_MOST: Final[int] = 1 << 16
+
+
+class SourceLines(Sequence[str]):
+    """The lines of a text as :func:`source_lines` gives them (same length, same strings at the same indices, the
+    text normalised), without a string per line: the normalised text held once, a line sliced from it when it is
+    asked for. Where the lines start is found on demand and kept for every :data:`STRIDE`-th line (8 bytes per
+    64 lines, one regular-expression match per 64 lines, only as far into the text as a line is asked for);
+    the lines of the last stride asked for are kept split when they are short, so that walking line by line,
+    forwards or back, costs a split per stride. For a check, which quotes a few lines of each game."""
+
+    __slots__ = ("text", "_count", "_starts", "_block", "_block_lines")
+
+    def __init__(self, text: str) -> None:
+        self.text: Final[str] = normalise(text)
+        self._count: Final[int] = self.text.count("\n") + 1
+        self._starts = array("q", [0])  # where lines 0, STRIDE, 2 * STRIDE, ... (0-based) start, as far as known
+        self._block = -1
+        self._block_lines: list[str] = []
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self._line(k) for k in range(*index.indices(self._count))]
+        k = index + self._count if index < 0 else index
+        if not 0 <= k < self._count:
+            raise IndexError("line index out of range")
+        return self._line(k)
+
+    def __iter__(self) -> Iterator[str]:
+        text = self.text
+        start = 0
+        while (end := text.find("\n", start)) >= 0:
+            yield text[start:end]
+            start = end + 1
+        yield text[start:]
+
+    def _line(self, k: int) -> str:
+        """Line ``k`` (0-based, in range)."""
+        block, within = divmod(k, STRIDE)
+        if block == self._block:
+            return self._block_lines[within]
+        starts, text = self._starts, self.text
+        while len(starts) <= block + 1 and len(starts) * STRIDE < self._count:
+            m = _STRIDE_RE.match(text, starts[-1])
+            if m is None:
+                break
+            starts.append(m.end())
+        begin = starts[block]
+        end = starts[block + 1] - 1 if block + 1 < len(starts) else len(text)
+        if end - begin <= _SPLIT_MOST:
+            self._block, self._block_lines = block, text[begin:end].split("\n")
+            return self._block_lines[within]
+        for _ in range(within):
+            begin = text.index("\n", begin) + 1
+        stop = text.find("\n", begin)
+        return text[begin:] if stop < 0 else text[begin:stop]
+
+
+def source_index(text: str) -> SourceLines:
+    """:func:`source_lines` of ``text`` without a string per line (:class:`SourceLines`): what a check gives its
+    diagnostics to quote their lines from. Cost: one count of the line ends; a line costs a slice when asked
+    for."""
+    return SourceLines(text)
 
 
 def game_pieces(text: str, games: int) -> list[tuple[str, int]]:
