@@ -28,7 +28,8 @@ def source_lines(text: str) -> list[str]:
 
 #: Lines between two entries of a :class:`SourceLines` index.
 STRIDE: Final[int] = 64
-_STRIDE_RE: Final[re.Pattern[str]] = re.compile(r"(?:[^\n]*\n){%d}" % STRIDE)
+#: :data:`STRIDE` lines: compiled on first use (``re``'s cache), not when a check imports this module.
+_STRIDE_PATTERN: Final[str] = r"(?:[^\n]*\n){%d}" % STRIDE
 #: The longest run of :data:`STRIDE` lines kept split while it is read line by line (a walk back to a game's start).
 _SPLIT_MOST: Final[int] = 1 << 16
 
@@ -81,11 +82,13 @@ class SourceLines(Sequence[str]):
         if block == self._block:
             return self._block_lines[within]
         starts, text = self._starts, self.text
-        while len(starts) <= block + 1 and len(starts) * STRIDE < self._count:
-            m = _STRIDE_RE.match(text, starts[-1])
-            if m is None:
-                break
-            starts.append(m.end())
+        if len(starts) <= block + 1 and len(starts) * STRIDE < self._count:
+            stride = re.compile(_STRIDE_PATTERN).match
+            while len(starts) <= block + 1 and len(starts) * STRIDE < self._count:
+                m = stride(text, starts[-1])
+                if m is None:
+                    break
+                starts.append(m.end())
         begin = starts[block]
         end = starts[block + 1] - 1 if block + 1 < len(starts) else len(text)
         if end - begin <= _SPLIT_MOST:
