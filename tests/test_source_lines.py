@@ -4,6 +4,7 @@ the lines :func:`source_lines` gives, in any order of asking, without a string p
 from __future__ import annotations
 
 import pytest
+from helpers import HEADER
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -57,3 +58,22 @@ def test_the_text_is_held_once_normalised():
     assert SourceLines("\ufeffa\r\nb").text == "a\nb"
     lines = SourceLines("x\n" * (10 * STRIDE))
     assert lines[3 * STRIDE] == "x" and len(lines._starts) == 5  # the index reaches only as far as asked
+
+
+def test_a_check_quotes_its_lines_from_the_text_not_a_list_of_lines(monkeypatch):
+    """The check of a game (a finding's line, a notation error's game start) takes its lines from a
+    :class:`SourceLines`, never from a list of a string per line."""
+    from wnotation.diagnostics import check_text, pipeline
+
+    def no_list(text: str) -> list[str]:
+        raise AssertionError("a list of the lines was made")
+
+    monkeypatch.setattr(pipeline, "source_lines", no_list)
+    game = HEADER + "{ a\nlong\ncomment }\n" * STRIDE + "I.1 Lumber Yard | sell ? | stage ?\n"
+    found = check_text(game + game.replace("I.1 Lumber", "I.9 Lumber"), "huge.7wn").diagnostics
+    first = found[0]
+    turn = HEADER.count("\n") + 3 * STRIDE + 1
+    assert (first.rule, first.line, first.source_line) == ("R-TRADE", turn, "I.1 Lumber Yard | sell ? | stage ?")
+    broken = [d for d in found if d.kind == "notation"]
+    assert broken[0].source_line == "I.9 Lumber Yard | sell ? | stage ?"
+    assert broken[-1].line == game.count("\n") + 1  # the note at the broken game's [Format line, found walking back

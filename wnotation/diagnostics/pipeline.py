@@ -15,7 +15,7 @@ from ..notation.errors import NotationError, Origin
 from ..notation.reader.split import is_boundary
 from ..model.position_values import PositionError
 from ..model.record import Record, Span, has_variations, position_tag, start_of
-from .inputs import iter_pieces, read_text, source_lines, unreadable_reason
+from .inputs import iter_pieces, read_text, source_index, source_lines, unreadable_reason
 from .report import Diagnostic, FileReport, GameReport, no_game_remark
 
 if TYPE_CHECKING:
@@ -26,13 +26,13 @@ __all__ = ["check", "check_file", "check_piece", "check_pieces", "check_record",
            "is_check_only", "iter_check", "start_refusal"]
 
 
-def _line(lines: list[str] | None, number: int) -> str:
+def _line(lines: Sequence[str] | None, number: int) -> str:
     if lines is None or not 1 <= number <= len(lines):
         return ""
     return lines[number - 1]
 
 
-def diagnostics_of(record: Record, findings: Iterable[Finding], lines: list[str] | None = None,
+def diagnostics_of(record: Record, findings: Iterable[Finding], lines: Sequence[str] | None = None,
                    source: str = "<string>", *, line0: int = 0, origin: Origin | None = None
                    ) -> tuple[Diagnostic, ...]:
     """The engine's ``findings`` on ``record`` as diagnostics, placed at the span of the Record element each one
@@ -53,7 +53,7 @@ def diagnostics_of(record: Record, findings: Iterable[Finding], lines: list[str]
     return tuple(sorted(out, key=lambda d: (d.line, d.column)))
 
 
-def variation_notes(record: Record, findings: Iterable[Finding], lines: list[str] | None,
+def variation_notes(record: Record, findings: Iterable[Finding], lines: Sequence[str] | None,
                     origin: Origin) -> tuple[Diagnostic, ...]:
     """The findings inside variations (spec 7wn.md 6.2) as notes, each naming its variation address: a
     variation is analysis ("what if Bob had built the Baths?"), so what goes wrong in it is worth showing but
@@ -78,7 +78,7 @@ def _score_rows(sheet: ScoreSheet) -> tuple[dict[str, int], ...]:
     return tuple({name: getattr(line, name) for name in fields} for line in sheet.lines)
 
 
-def check_record(record: Record, *, lines: list[str] | None = None, source: str = "<string>",
+def check_record(record: Record, *, lines: Sequence[str] | None = None, source: str = "<string>",
                  index: int = 1, line0: int = 0, origin: Origin | None = None) -> GameReport:
     """Replay ``record`` (expected results verified) and report its findings as diagnostics.
 
@@ -103,7 +103,7 @@ def check_record(record: Record, *, lines: list[str] | None = None, source: str 
                       scores=None if played.scores is None else _score_rows(played.scores))
 
 
-def start_refusal(record: Record, lines: list[str] | None, source: str = "<string>") -> NotationError | None:
+def start_refusal(record: Record, lines: Sequence[str] | None, source: str = "<string>") -> NotationError | None:
     """The reader's error for ``record``'s ``[Position]`` when the engine, judging it by the rules, refuses it
     (spec/position.md §8): code ``position``, at the offending character of the tag in ``lines`` (the text the
     record was read from); ``None`` for a record that starts at the beginning or from a position the rules allow.
@@ -122,7 +122,7 @@ def start_refusal(record: Record, lines: list[str] | None, source: str = "<strin
     return None
 
 
-def _refused_start(error: NotationError, lines: list[str] | None, origin: Origin, index: int) -> GameReport:
+def _refused_start(error: NotationError, lines: Sequence[str] | None, origin: Origin, index: int) -> GameReport:
     """The report of a game whose ``[Position]`` the engine refused: a game that is not replayed, with the
     reader's ``error`` at the offending character of the tag, as for a string the reader refuses itself."""
     start = _game_start(lines, error.line) if lines is not None else 1
@@ -133,7 +133,7 @@ def _game_reports(text: str, origin: Origin) -> list[GameReport]:
     """The report of each game of ``text`` in order (games numbered from 1), every line placed by ``origin``."""
     from ..notation import read_games
 
-    lines = source_lines(text)
+    lines = source_index(text)
     games = []
     for k, item in enumerate(read_games(text, source=origin.source), start=1):
         if isinstance(item, NotationError):
@@ -145,7 +145,7 @@ def _game_reports(text: str, origin: Origin) -> list[GameReport]:
     return games
 
 
-def _unread(error: NotationError, lines: list[str], origin: Origin, start: int) -> tuple[Diagnostic, ...]:
+def _unread(error: NotationError, lines: Sequence[str], origin: Origin, start: int) -> tuple[Diagnostic, ...]:
     """The diagnostics of a game that could not be read: each of its notation errors (``error``, the first found,
     and the further ones the reader finds: :attr:`NotationError.errors`) in text order, then one note, at the
     game's first line, that the game is not replayed."""
@@ -198,7 +198,7 @@ def iter_check(lines: Iterable[str], source: str = "<string>", *,
         yield no_game_remark(source, first or "", allow_empty)
 
 
-def _game_start(lines: list[str], line: int) -> int:
+def _game_start(lines: Sequence[str], line: int) -> int:
     """The line of the ``[Format`` tag that opens the game holding ``line`` (1 if none)."""
     for k in range(min(line, len(lines)), 0, -1):
         if is_boundary(lines[k - 1]):
