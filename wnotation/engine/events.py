@@ -133,76 +133,98 @@ Event = Union[
 # --- shared instances -----------------------------------------------------------------------------------------
 
 #: Events are immutable values and few distinct ones occur (a seat, a catalogue card, a small amount), so turn
-#: resolution builds each once and every replay shares it. Keys hold a card's ``id``; a hit is used only if it holds
-#: that very card (an id is reused only after its card is gone).
-_SHARED: Memo[tuple[object, ...], Event] = memo("events: shared instances", 1 << 13)
+#: resolution builds each once and every replay shares it. The events of a card are found by one integer made of
+#: the card's ``id``, the seat and the way (see :func:`_card_key`); a hit is used only if it holds that very card (an
+#: id is reused only after its card is gone). The events of an Age or a turn are made once, here.
+_CARD_EVENTS: Memo[int, Event] = memo("events: shared instances of a card's events", 1 << 13)
+_PAID: Memo[tuple[int, int | None, int, tuple[str, ...]], Event] = memo("events: shared coins paid", 1 << 12)
+_GAINED: Memo[tuple[int, int, str], Event] = memo("events: shared coins gained", 1 << 10)
+_CONFLICT: Memo[tuple[int, int, int], Event] = memo("events: shared conflicts", 1 << 10)
+
+_HOWS: tuple[str, ...] = ("paid", "chain", "power", "unpaid")
+_SOLD, _DISCARDED, _STAGED = 4, 5, 6  # the other card events' codes in a key (a stage adds its number)
+_AGES = range(1, 4)
+_TURNS = range(1, 8)
+_TURN_OVER: tuple[TurnResolved, ...] = tuple(TurnResolved(a, t) for a in _AGES for t in _TURNS)
+_AGE_OVER: tuple[AgeEnded, ...] = tuple(AgeEnded(a) for a in _AGES)
+_PASSED_LEFT, _PASSED_RIGHT = HandsPassed(LEFT), HandsPassed(RIGHT)
+
+
+def _card_key(card: Card | None, seat: int, code: int) -> int:
+    """The key of a card's event: the card's id, then 4 bits of seat and 5 of the event's code; -1 for a seat the
+    bits cannot hold (such an event is made afresh)."""
+    return (id(card) << 9 | seat << 5 | code) if 0 <= seat < 16 else -1
 
 
 def built(seat: int, card: Card, how: str) -> CardBuilt:
-    key = (CardBuilt, seat, id(card), how)
-    e = _SHARED.get(key)
+    code = _HOWS.index(how) if how in _HOWS else -1
+    key = _card_key(card, seat, code) if code >= 0 else -1
+    e = _CARD_EVENTS.get(key)
     if isinstance(e, CardBuilt) and e.card is card:
         return e
     made = CardBuilt(seat, card, how)
-    _SHARED.put(key, made)
+    if key >= 0:
+        _CARD_EVENTS.put(key, made)
     return made
 
 
 def staged(seat: int, stage: int, card: Card | None) -> StageBuilt:
-    key = (StageBuilt, seat, stage, id(card))
-    e = _SHARED.get(key)
-    if isinstance(e, StageBuilt) and e.card is card:
+    key = _card_key(card, seat, _STAGED + stage) if 0 <= stage < 16 else -1
+    e = _CARD_EVENTS.get(key)
+    if isinstance(e, StageBuilt) and e.card is card and e.stage == stage:
         return e
     made = StageBuilt(seat, stage, card)
-    _SHARED.put(key, made)
+    if key >= 0:
+        _CARD_EVENTS.put(key, made)
     return made
 
 
 def sold(seat: int, card: Card | None) -> CardSold:
-    key = (CardSold, seat, id(card))
-    e = _SHARED.get(key)
+    key = _card_key(card, seat, _SOLD)
+    e = _CARD_EVENTS.get(key)
     if isinstance(e, CardSold) and e.card is card:
         return e
     made = CardSold(seat, card)
-    _SHARED.put(key, made)
+    if key >= 0:
+        _CARD_EVENTS.put(key, made)
     return made
 
 
 def discarded(seat: int, card: Card | None) -> CardDiscarded:
-    key = (CardDiscarded, seat, id(card))
-    e = _SHARED.get(key)
+    key = _card_key(card, seat, _DISCARDED)
+    e = _CARD_EVENTS.get(key)
     if isinstance(e, CardDiscarded) and e.card is card:
         return e
     made = CardDiscarded(seat, card)
-    _SHARED.put(key, made)
+    if key >= 0:
+        _CARD_EVENTS.put(key, made)
     return made
 
 
 def paid(seat: int, to: int | None, amount: int, units: tuple[str, ...] = ()) -> Event:
-    key = (CoinsPaid, seat, to, amount, units)
-    return _SHARED.get(key) or _SHARED.put(key, CoinsPaid(seat, to, amount, units))
+    key = (seat, to, amount, units)
+    return _PAID.get(key) or _PAID.put(key, CoinsPaid(seat, to, amount, units))
 
 
 def gained(seat: int, amount: int, reason: str) -> Event:
-    key = (CoinsGained, seat, amount, reason)
-    return _SHARED.get(key) or _SHARED.put(key, CoinsGained(seat, amount, reason))
+    key = (seat, amount, reason)
+    return _GAINED.get(key) or _GAINED.put(key, CoinsGained(seat, amount, reason))
 
 
 def turn_over(age: int, turn: int) -> Event:
-    key = (TurnResolved, age, turn)
-    return _SHARED.get(key) or _SHARED.put(key, TurnResolved(age, turn))
+    if age in _AGES and turn in _TURNS:
+        return _TURN_OVER[(age - 1) * 7 + turn - 1]
+    return TurnResolved(age, turn)
 
 
 def conflict(seat: int, opponent: int, token: int) -> Event:
-    key = (ConflictResolved, seat, opponent, token)
-    return _SHARED.get(key) or _SHARED.put(key, ConflictResolved(seat, opponent, token))
+    key = (seat, opponent, token)
+    return _CONFLICT.get(key) or _CONFLICT.put(key, ConflictResolved(seat, opponent, token))
 
 
 def age_over(age: int) -> Event:
-    key = (AgeEnded, age)
-    return _SHARED.get(key) or _SHARED.put(key, AgeEnded(age))
+    return _AGE_OVER[age - 1] if age in _AGES else AgeEnded(age)
 
 
 def passed(direction: int) -> Event:
-    key = (HandsPassed, direction)
-    return _SHARED.get(key) or _SHARED.put(key, HandsPassed(direction))
+    return _PASSED_LEFT if direction == LEFT else _PASSED_RIGHT if direction == RIGHT else HandsPassed(direction)

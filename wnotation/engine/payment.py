@@ -60,6 +60,17 @@ class Payment:
         return self.bank + self.purchase.coins
 
 
+#: Payments that buy nothing, by their coin cost: most plays pay so, and they are shared.
+_BANK_ONLY: Final = tuple(Payment(NO_PURCHASE, coins) for coins in range(8))
+#: The payment of a play that costs nothing.
+NOTHING_PAID: Final = _BANK_ONLY[0]
+
+
+def bank_only(coin_cost: int) -> Payment:
+    """The payment of ``coin_cost`` coins to the bank and nothing to the neighbours."""
+    return _BANK_ONLY[coin_cost] if 0 <= coin_cost < len(_BANK_ONLY) else Payment(NO_PURCHASE, coin_cost)
+
+
 def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: Stated | None
         ) -> Payment | Refusal:
     """What ``seat`` pays in ``game`` (the turn-start position) for ``cost`` resource units plus ``coin_cost``
@@ -77,13 +88,14 @@ def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: 
         return found if isinstance(found, Refusal) else Payment(found, coin_cost)
     buys = stated is not None and bool(stated[0] or stated[1])
     if not cost and not buys:
-        return Payment(NO_PURCHASE, coin_cost)
+        return bank_only(coin_cost)
     n = len(game.cities)
     left, right = game.cities[left_of(seat, n) - 1], game.cities[right_of(seat, n) - 1]
     options = _reduced(cost, city.own_supply, left.tradable_supply, right.tradable_supply, city.prices)
     if stated is None:
         if options and options[0].coins <= budget:
-            return Payment(options[0], coin_cost)
+            best = options[0]
+            return bank_only(coin_cost) if best is NO_PURCHASE else Payment(best, coin_cost)
         return unaffordable(cost, city.own, left.tradable, right.tradable, city.prices, budget)
     # A stated purchase among the cheapest is legal and priced as that very purchase; anything else (dearer,
     # illegal, not resources) is checked in full.

@@ -73,6 +73,13 @@ class CardInfo:
     cost: Mapping[str, int]  # resource units to pay (read-only)
     powers: frozenset[type]  # Wonder powers it grants (see POWERS)
     picks: int  # builds from the discard pile it grants (R-HALI)
+    # The card's own facts the rules read each time it is played (a stage: "", "", (), its coin cost, False), kept
+    # here so that turn resolution reads one compiled record rather than the catalogue's Card.
+    name: str
+    colour: str
+    chain_from: tuple[str, ...]
+    coin_cost: int  # coins paid to the bank (R-COST-COINS)
+    earns: bool  # gives coins when built: a fixed amount or so many per counted thing (R-COUNT-SAMETURN)
 
 
 _INFO: Memo[int, CardInfo] = memo("state: card facts by card identity", 4096)
@@ -83,7 +90,7 @@ def info(card: Card) -> CardInfo:
     """The :class:`CardInfo` of ``card``, memoised by identity (catalogue cards live as long as the process)."""
     found = _INFO.get(id(card))
     if found is None or found.card is not card:
-        found = _INFO.put(id(card), _info_of(card.effects, card, dict(card.cost.resources)))
+        found = _INFO.put(id(card), _info_of(card.effects, card, dict(card.cost.resources), card.cost.coins))
     return found
 
 
@@ -91,12 +98,12 @@ def stage_info(wonder: WonderSide, stage: int) -> CardInfo:
     """The :class:`CardInfo` of stage ``stage`` (1-based) of ``wonder`` (``card`` is ``None``)."""
     found = _STAGE_INFO.get(id(wonder))
     if found is None or found[0] is not wonder:
-        stages = tuple(_info_of(st.effects, None, dict(st.cost.resources)) for st in wonder.stages)
+        stages = tuple(_info_of(st.effects, None, dict(st.cost.resources), st.cost.coins) for st in wonder.stages)
         found = _STAGE_INFO.put(id(wonder), (wonder, stages))
     return found[1][stage - 1]
 
 
-def _info_of(effects: Iterable[Effect], card: Card | None, cost: dict[str, int]) -> CardInfo:
+def _info_of(effects: Iterable[Effect], card: Card | None, cost: dict[str, int], coin_cost: int) -> CardInfo:
     sources: list[Source] = []
     tradable: list[Source] = []
     shields = coins = picks = 0
@@ -123,8 +130,10 @@ def _info_of(effects: Iterable[Effect], card: Card | None, cost: dict[str, int])
             powers.add(type(e))
         if isinstance(e, BuildFromDiscard):
             picks += 1
+    name, colour, chain_from = ("", "", ()) if card is None else (card.name, card.colour, card.chain_from)
     return CardInfo(card, tuple(sources), tuple(tradable), shields, science, coins, tuple(coins_per),
-                    tuple(discounts), MappingProxyType(cost), frozenset(powers), picks)
+                    tuple(discounts), MappingProxyType(cost), frozenset(powers), picks, name, colour, chain_from,
+                    coin_cost, bool(coins or coins_per))
 
 
 # --- positions: immutable snapshots ---------------------------------------------------------------------------
@@ -303,12 +312,13 @@ class CityState:
 
     def build(self, card: Card) -> None:
         """Place ``card`` as a Building."""
+        i = info(card)
         self.changing()
         self.buildings = self.buildings + (card,)
-        self.names = self.names | {card.name}
-        if card.colour not in self.colours:
-            self.colours = self.colours | {card.colour}
-        self.add(info(card))
+        self.names = self.names.union((i.name,))
+        if i.colour not in self.colours:
+            self.colours = self.colours.union((i.colour,))
+        self.add(i)
 
 
 def new_city(seat: int, wonder: WonderSide) -> City:
