@@ -7,13 +7,14 @@ Events are small frozen values named as past participles; they hold only what th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Final, Union
 
 from ..model.catalog import Card
 from .memo import Memo, memo
 
 #: ``HandsPassed.direction``: +1 passes to the left neighbour (seat i -> i+1), -1 to the right (R-PASS).
-LEFT, RIGHT = 1, -1
+LEFT: Final = 1
+RIGHT: Final = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,18 +137,23 @@ Event = Union[
 #: resolution builds each once and every replay shares it. The events of a card are found by one integer made of
 #: the card's ``id``, the seat and the way (see :func:`_card_key`); a hit is used only if it holds that very card (an
 #: id is reused only after its card is gone). The events of an Age or a turn are made once, here.
-_CARD_EVENTS: Memo[int, Event] = memo("events: shared instances of a card's events", 1 << 13)
-_PAID: Memo[tuple[int, int | None, int, tuple[str, ...]], Event] = memo("events: shared coins paid", 1 << 12)
-_GAINED: Memo[tuple[int, int, str], Event] = memo("events: shared coins gained", 1 << 10)
-_CONFLICT: Memo[tuple[int, int, int], Event] = memo("events: shared conflicts", 1 << 10)
+_CARD_EVENTS: Final[Memo[int, Event]] = memo("events: shared instances of a card's events", 1 << 13)
+_PAID: Final[Memo[tuple[int, int | None, int, tuple[str, ...]], Event]] = memo("events: shared coins paid",
+                                                                             1 << 12)
+_GAINED: Final[Memo[tuple[int, int, str], Event]] = memo("events: shared coins gained", 1 << 10)
+_CONFLICT: Final[Memo[tuple[int, int, int], Event]] = memo("events: shared conflicts", 1 << 10)
 
-_HOWS: tuple[str, ...] = ("paid", "chain", "power", "unpaid")
-_SOLD, _DISCARDED, _STAGED = 4, 5, 6  # the other card events' codes in a key (a stage adds its number)
-_AGES = range(1, 4)
-_TURNS = range(1, 8)
-_TURN_OVER: tuple[TurnResolved, ...] = tuple(TurnResolved(a, t) for a in _AGES for t in _TURNS)
-_AGE_OVER: tuple[AgeEnded, ...] = tuple(AgeEnded(a) for a in _AGES)
-_PASSED_LEFT, _PASSED_RIGHT = HandsPassed(LEFT), HandsPassed(RIGHT)
+#: The codes of the card events in a key: a build by its ``how``, a sale, a discard, a stage (plus its number).
+_HOWS: Final = {"paid": 0, "chain": 1, "power": 2, "unpaid": 3}
+_SOLD: Final = 4
+_DISCARDED: Final = 5
+_STAGED: Final = 6
+_AGES: Final = range(1, 4)
+_TURNS: Final = range(1, 8)
+_TURN_OVER: Final[tuple[TurnResolved, ...]] = tuple(TurnResolved(a, t) for a in _AGES for t in _TURNS)
+_AGE_OVER: Final[tuple[AgeEnded, ...]] = tuple(AgeEnded(a) for a in _AGES)
+_PASSED_LEFT: Final = HandsPassed(LEFT)
+_PASSED_RIGHT: Final = HandsPassed(RIGHT)
 
 
 def _card_key(card: Card | None, seat: int, code: int) -> int:
@@ -157,7 +163,7 @@ def _card_key(card: Card | None, seat: int, code: int) -> int:
 
 
 def built(seat: int, card: Card, how: str) -> CardBuilt:
-    code = _HOWS.index(how) if how in _HOWS else -1
+    code = _HOWS.get(how, -1)
     key = _card_key(card, seat, code) if code >= 0 else -1
     e = _CARD_EVENTS.get(key)
     if isinstance(e, CardBuilt) and e.card is card:

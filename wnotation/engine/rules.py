@@ -17,7 +17,7 @@ After an illegal play the replay goes on as the record says, so that one error d
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple, Sequence, Union
+from typing import Final, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from ..model import deck
 from ..model.catalog import (
@@ -39,9 +39,9 @@ from .state import CardInfo, City, CityState, Game, State, info, position_of, st
 from .trade import Refusal
 
 #: Points per military victory in Ages I, II, III; a defeat is always -1 (R-MILITARY).
-VICTORY = (1, 3, 5)
-DEFEAT = -1
-SALE = 3  # coins for a sold card (R-TURN)
+VICTORY: Final = (1, 3, 5)
+DEFEAT: Final = -1
+SALE: Final = 3  # coins for a sold card (R-TURN)
 
 #: A position or a game: what the read-only questions below accept.
 Position = Union[State, Game]
@@ -133,7 +133,7 @@ def _free_rule(state: Position, city: AnyCity, i: CardInfo, turn: int) -> str | 
     return None
 
 
-_FREE_WHY = {"R-CHAIN": "by a chain", "R-OLYMPIA-D2": "as the city's first {colour} Building",
+_FREE_WHY: Final = {"R-CHAIN": "by a chain", "R-OLYMPIA-D2": "as the city's first {colour} Building",
              "R-OLYMPIA-N1": "as the first card of the Age", "R-OLYMPIA-N2": "as the last card of the Age"}
 
 
@@ -144,14 +144,14 @@ def _free_purchase(t: _Turn, p: Play, card: Card, rule: str) -> None:
            "a free build needs no purchase (R-FREE); built for free, nothing is paid", p.seat, p.span)
 
 
-def _paid(seat: int, n: int, paid: Payment, out: list[ev.Event]) -> None:
+def _paid(game: Game, seat: int, paid: Payment, out: list[ev.Event]) -> None:
     if paid.bank:
         out.append(ev.paid(seat, None, paid.bank))
     bought = paid.purchase
     if bought.left_coins:
-        out.append(ev.paid(seat, left_of(seat, n), bought.left_coins, bought.left))
+        out.append(ev.paid(seat, game.lefts[seat - 1], bought.left_coins, bought.left))
     if bought.right_coins:
-        out.append(ev.paid(seat, right_of(seat, n), bought.right_coins, bought.right))
+        out.append(ev.paid(seat, game.rights[seat - 1], bought.right_coins, bought.right))
 
 
 def count(state: Position, seat: int, counts: tuple[str, ...], cities: Iterable[str]) -> int:
@@ -280,7 +280,7 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
             else:
                 out.append(ev.built(seat, card, "paid"))
                 if paid is not NOTHING_PAID:
-                    _paid(seat, len(g.cities), paid, out)
+                    _paid(g, seat, paid, out)
         if i.earns:
             incomes.append((seat, "card", card))
     elif use == "stage":
@@ -297,7 +297,7 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
             t.find(paid.rule, f"{t.name(seat)} cannot build stage {n} of {city.wonder}: {paid.reason}", seat,
                    p.span)
         else:
-            _paid(seat, len(g.cities), paid, out)
+            _paid(g, seat, paid, out)
         incomes.append((seat, "stage", n))
     elif use == "sell":
         stated = p.purchase

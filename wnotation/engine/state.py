@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Final, Iterable, Mapping, NamedTuple
 
 from ..model.catalog import (
     AGE_NUMERALS,
@@ -38,7 +38,7 @@ Source = tuple[str, ...]
 Hand = tuple[Card | None, ...]
 
 #: The Wonder powers (effect classes) a city holds once their stage is built; rules read these, never names.
-POWERS: frozenset[type] = frozenset(
+POWERS: Final[frozenset[type]] = frozenset(
     {PlayLastCard, BuildFromDiscard, FreeFirstOfColour, FreeFirstCardEachAge, FreeLastCardEachAge})
 
 
@@ -82,8 +82,9 @@ class CardInfo:
     earns: bool  # gives coins when built: a fixed amount or so many per counted thing (R-COUNT-SAMETURN)
 
 
-_INFO: Memo[int, CardInfo] = memo("state: card facts by card identity", 4096)
-_STAGE_INFO: Memo[int, tuple[WonderSide, tuple[CardInfo, ...]]] = memo("state: stage facts by Wonder side", 256)
+_INFO: Final[Memo[int, CardInfo]] = memo("state: card facts by card identity", 4096)
+_STAGE_INFO: Final[Memo[int, tuple[WonderSide, tuple[CardInfo, ...]]]] = memo("state: stage facts by Wonder side",
+                                                                             256)
 
 
 def info(card: Card) -> CardInfo:
@@ -228,7 +229,7 @@ def _address(age: int, turn: int, ended: bool) -> str:
 # --- the aggregate --------------------------------------------------------------------------------------------
 
 
-_LIST_PRICES = prices_for(())  # 2 coins a unit from either neighbour (R-PRICE): a frozen value, shared
+_LIST_PRICES: Final = prices_for(())  # 2 coins a unit from either neighbour (R-PRICE): a frozen value, shared
 
 
 #: :class:`City`'s fields in order: the one list of a city's fields. :class:`CityState` holds each as a mutable
@@ -315,9 +316,9 @@ class CityState:
         i = info(card)
         self.changing()
         self.buildings = self.buildings + (card,)
-        self.names = self.names.union((i.name,))
+        self.names = self.names | {i.name}
         if i.colour not in self.colours:
-            self.colours = self.colours.union((i.colour,))
+            self.colours = self.colours | {i.colour}
         self.add(i)
 
 
@@ -336,7 +337,8 @@ class Game:
     Read like a :class:`State` (``cities[k].coins``, ``hands``, ``discard``, ``age``, ``turn``, ``ended``).
     """
 
-    __slots__ = ("table", "age", "turn", "ended", "cities", "hands", "discard", "discarded_by", "hands_taken")
+    __slots__ = ("table", "age", "turn", "ended", "cities", "hands", "discard", "discarded_by", "hands_taken",
+                 "lefts", "rights")
 
     def __init__(self, state: State) -> None:
         """A game standing at ``state`` (cities, hands and pile shared with it until they change)."""
@@ -350,6 +352,10 @@ class Game:
         self.discarded_by = pile_owners(state)
         #: The hands of the last snapshot, while no hand has changed since.
         self.hands_taken: tuple[Hand, ...] | None = state.hands
+        n = len(state.cities)
+        #: ``lefts[seat-1]`` and ``rights[seat-1]``: the seat's neighbours (R-SEAT), asked at every payment.
+        self.lefts: Final = tuple(left_of(seat, n) for seat in range(1, n + 1))
+        self.rights: Final = tuple(right_of(seat, n) for seat in range(1, n + 1))
 
     @property
     def players(self) -> int:
@@ -547,7 +553,7 @@ def _age_ended(g: Game, e: ev.AgeEnded) -> None:
 
 
 #: The mutator of each event class: the only code that changes a :class:`Game`.
-MUTATORS: dict[type, Callable[[Game, Any], None]] = {
+MUTATORS: Final[dict[type, Callable[[Game, Any], None]]] = {
     ev.AgeDealt: _age_dealt,
     ev.CardBuilt: _card_built,
     ev.StageBuilt: _stage_built,
