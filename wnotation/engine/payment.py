@@ -230,11 +230,13 @@ def _reduced(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, 
             rest = tuple(kept)
         if not need:
             return _COVERED
-    left_units = tuple([min(left.singles.get(r, 0), n) for r, n in need.items()])
-    right_units = tuple([min(right.singles.get(r, 0), n) for r, n in need.items()])
-    question: Question = (tuple(need.items()), rest, left_units, _cut(left.multi, need), right_units,
-                          _cut(right.multi, need), prices.left_raw, prices.left_manufactured, prices.right_raw,
-                          prices.right_manufactured)
+    wanted = tuple(need.items())
+    left_singles, right_singles = left.singles, right.singles
+    left_units = tuple([min(left_singles.get(r, 0), n) for r, n in wanted])
+    right_units = tuple([min(right_singles.get(r, 0), n) for r, n in wanted])
+    question: Question = (wanted, rest, left_units, _cut(left.multi, need) if left.multi else (), right_units,
+                          _cut(right.multi, need) if right.multi else (), prices.left_raw, prices.left_manufactured,
+                          prices.right_raw, prices.right_manufactured)
     answer = _ANSWERS.get(question)
     if answer is None:
         offered_left = _offered(need, left_units, question[3])
