@@ -144,7 +144,7 @@ _GAINED: Final[Memo[tuple[int, int, str], Event]] = memo("events: shared coins g
 _CONFLICT: Final[Memo[tuple[int, int, int], Event]] = memo("events: shared conflicts", 1 << 10)
 
 #: The codes of the card events in a key: a build by its ``how``, a sale, a discard, a stage (plus its number).
-_HOWS: Final = {"paid": 0, "chain": 1, "power": 2, "unpaid": 3}
+_HOWS: Final = ("paid", "chain", "power", "unpaid")
 _SOLD: Final = 4
 _DISCARDED: Final = 5
 _STAGED: Final = 6
@@ -162,8 +162,15 @@ def _card_key(card: Card | None, seat: int, code: int) -> int:
     return (id(card) << 9 | seat << 5 | code) if 0 <= seat < 16 else -1
 
 
+def _how_code(how: str) -> int:
+    for code, known in enumerate(_HOWS):
+        if known == how:
+            return code
+    return -1
+
+
 def built(seat: int, card: Card, how: str) -> CardBuilt:
-    code = _HOWS.get(how, -1)
+    code = _how_code(how)
     key = _card_key(card, seat, code) if code >= 0 else -1
     e = _CARD_EVENTS.get(key)
     if isinstance(e, CardBuilt) and e.card is card:
