@@ -134,20 +134,18 @@ Event = Union[
 # --- shared instances -----------------------------------------------------------------------------------------
 
 #: Events are immutable values and few distinct ones occur (a seat, a catalogue card, a small amount), so turn
-#: resolution builds each once and every replay shares it. The events of a card are found by one integer made of
-#: the card's ``id``, the seat and the way (see :func:`_card_key`); a hit is used only if it holds that very card (an
-#: id is reused only after its card is gone). The events of an Age or a turn are made once, here.
-_CARD_EVENTS: Final[Memo[int, Event]] = memo("events: shared instances of a card's events", 1 << 13)
+#: resolution builds each once and every replay shares it, one memo per event class. Keys hold a card's ``id``; a
+#: hit is used only if it holds that very card (an id is reused only after its card is gone). The events of an Age
+#: or a turn are made once, here.
+_BUILT: Final[Memo[tuple[int, int, str], CardBuilt]] = memo("events: shared builds", 1 << 12)
+_STAGED: Final[Memo[tuple[int, int, int], StageBuilt]] = memo("events: shared stages", 1 << 10)
+_SOLD: Final[Memo[tuple[int, int], CardSold]] = memo("events: shared sales", 1 << 11)
+_DISCARDED: Final[Memo[tuple[int, int], CardDiscarded]] = memo("events: shared discards", 1 << 11)
 _PAID: Final[Memo[tuple[int, int | None, int, tuple[str, ...]], Event]] = memo("events: shared coins paid",
                                                                              1 << 12)
 _GAINED: Final[Memo[tuple[int, int, str], Event]] = memo("events: shared coins gained", 1 << 10)
 _CONFLICT: Final[Memo[tuple[int, int, int], Event]] = memo("events: shared conflicts", 1 << 10)
 
-#: The codes of the card events in a key: a build by its ``how``, a sale, a discard, a stage (plus its number).
-_HOWS: Final = ("paid", "chain", "power", "unpaid")
-_SOLD: Final = 4
-_DISCARDED: Final = 5
-_STAGED: Final = 6
 _AGES: Final = range(1, 4)
 _TURNS: Final = range(1, 8)
 _TURN_OVER: Final[tuple[TurnResolved, ...]] = tuple(TurnResolved(a, t) for a in _AGES for t in _TURNS)
@@ -156,62 +154,36 @@ _PASSED_LEFT: Final = HandsPassed(LEFT)
 _PASSED_RIGHT: Final = HandsPassed(RIGHT)
 
 
-def _card_key(card: Card | None, seat: int, code: int) -> int:
-    """The key of a card's event: the card's id, then 4 bits of seat and 5 of the event's code; -1 for a seat the
-    bits cannot hold (such an event is made afresh)."""
-    return (id(card) << 9 | seat << 5 | code) if 0 <= seat < 16 else -1
-
-
-def _how_code(how: str) -> int:
-    for code, known in enumerate(_HOWS):
-        if known == how:
-            return code
-    return -1
-
-
 def built(seat: int, card: Card, how: str) -> CardBuilt:
-    code = _how_code(how)
-    key = _card_key(card, seat, code) if code >= 0 else -1
-    e = _CARD_EVENTS.get(key)
-    if isinstance(e, CardBuilt) and e.card is card:
+    key = (seat, id(card), how)
+    e = _BUILT.get(key)
+    if e is not None and e.card is card:
         return e
-    made = CardBuilt(seat, card, how)
-    if key >= 0:
-        _CARD_EVENTS.put(key, made)
-    return made
+    return _BUILT.put(key, CardBuilt(seat, card, how))
 
 
 def staged(seat: int, stage: int, card: Card | None) -> StageBuilt:
-    key = _card_key(card, seat, _STAGED + stage) if 0 <= stage < 16 else -1
-    e = _CARD_EVENTS.get(key)
-    if isinstance(e, StageBuilt) and e.card is card and e.stage == stage:
+    key = (seat, stage, id(card))
+    e = _STAGED.get(key)
+    if e is not None and e.card is card:
         return e
-    made = StageBuilt(seat, stage, card)
-    if key >= 0:
-        _CARD_EVENTS.put(key, made)
-    return made
+    return _STAGED.put(key, StageBuilt(seat, stage, card))
 
 
 def sold(seat: int, card: Card | None) -> CardSold:
-    key = _card_key(card, seat, _SOLD)
-    e = _CARD_EVENTS.get(key)
-    if isinstance(e, CardSold) and e.card is card:
+    key = (seat, id(card))
+    e = _SOLD.get(key)
+    if e is not None and e.card is card:
         return e
-    made = CardSold(seat, card)
-    if key >= 0:
-        _CARD_EVENTS.put(key, made)
-    return made
+    return _SOLD.put(key, CardSold(seat, card))
 
 
 def discarded(seat: int, card: Card | None) -> CardDiscarded:
-    key = _card_key(card, seat, _DISCARDED)
-    e = _CARD_EVENTS.get(key)
-    if isinstance(e, CardDiscarded) and e.card is card:
+    key = (seat, id(card))
+    e = _DISCARDED.get(key)
+    if e is not None and e.card is card:
         return e
-    made = CardDiscarded(seat, card)
-    if key >= 0:
-        _CARD_EVENTS.put(key, made)
-    return made
+    return _DISCARDED.put(key, CardDiscarded(seat, card))
 
 
 def paid(seat: int, to: int | None, amount: int, units: tuple[str, ...] = ()) -> Event:
