@@ -7,13 +7,14 @@ Events are small frozen values named as past participles; they hold only what th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Final, Union
 
 from ..model.catalog import Card
 from .memo import Memo, memo
 
 #: ``HandsPassed.direction``: +1 passes to the left neighbour (seat i -> i+1), -1 to the right (R-PASS).
-LEFT, RIGHT = 1, -1
+LEFT: Final = 1
+RIGHT: Final = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,76 +134,82 @@ Event = Union[
 # --- shared instances -----------------------------------------------------------------------------------------
 
 #: Events are immutable values and few distinct ones occur (a seat, a catalogue card, a small amount), so turn
-#: resolution builds each once and every replay shares it. Keys hold a card's ``id``; a hit is used only if it holds
-#: that very card (an id is reused only after its card is gone).
-_SHARED: Memo[tuple[object, ...], Event] = memo("events: shared instances", 1 << 13)
+#: resolution builds each once and every replay shares it, one memo per event class. Keys hold a card's ``id``; a
+#: hit is used only if it holds that very card (an id is reused only after its card is gone). The events of an Age
+#: or a turn are made once, here.
+_BUILT: Final[Memo[tuple[int, int, str], CardBuilt]] = memo("events: shared builds", 1 << 12)
+_STAGED: Final[Memo[tuple[int, int, int], StageBuilt]] = memo("events: shared stages", 1 << 10)
+_SOLD: Final[Memo[tuple[int, int], CardSold]] = memo("events: shared sales", 1 << 11)
+_DISCARDED: Final[Memo[tuple[int, int], CardDiscarded]] = memo("events: shared discards", 1 << 11)
+_PAID: Final[Memo[tuple[int, int | None, int, tuple[str, ...]], Event]] = memo("events: shared coins paid",
+                                                                             1 << 12)
+_GAINED: Final[Memo[tuple[int, int, str], Event]] = memo("events: shared coins gained", 1 << 10)
+_CONFLICT: Final[Memo[tuple[int, int, int], Event]] = memo("events: shared conflicts", 1 << 10)
+
+_AGES: Final = range(1, 4)
+_TURNS: Final = range(1, 8)
+_TURN_OVER: Final[tuple[TurnResolved, ...]] = tuple(TurnResolved(a, t) for a in _AGES for t in _TURNS)
+_AGE_OVER: Final[tuple[AgeEnded, ...]] = tuple(AgeEnded(a) for a in _AGES)
+_PASSED_LEFT: Final = HandsPassed(LEFT)
+_PASSED_RIGHT: Final = HandsPassed(RIGHT)
 
 
 def built(seat: int, card: Card, how: str) -> CardBuilt:
-    key = (CardBuilt, seat, id(card), how)
-    e = _SHARED.get(key)
-    if isinstance(e, CardBuilt) and e.card is card:
+    key = (seat, id(card), how)
+    e = _BUILT.get(key)
+    if e is not None and e.card is card:
         return e
-    made = CardBuilt(seat, card, how)
-    _SHARED.put(key, made)
-    return made
+    return _BUILT.put(key, CardBuilt(seat, card, how))
 
 
 def staged(seat: int, stage: int, card: Card | None) -> StageBuilt:
-    key = (StageBuilt, seat, stage, id(card))
-    e = _SHARED.get(key)
-    if isinstance(e, StageBuilt) and e.card is card:
+    key = (seat, stage, id(card))
+    e = _STAGED.get(key)
+    if e is not None and e.card is card:
         return e
-    made = StageBuilt(seat, stage, card)
-    _SHARED.put(key, made)
-    return made
+    return _STAGED.put(key, StageBuilt(seat, stage, card))
 
 
 def sold(seat: int, card: Card | None) -> CardSold:
-    key = (CardSold, seat, id(card))
-    e = _SHARED.get(key)
-    if isinstance(e, CardSold) and e.card is card:
+    key = (seat, id(card))
+    e = _SOLD.get(key)
+    if e is not None and e.card is card:
         return e
-    made = CardSold(seat, card)
-    _SHARED.put(key, made)
-    return made
+    return _SOLD.put(key, CardSold(seat, card))
 
 
 def discarded(seat: int, card: Card | None) -> CardDiscarded:
-    key = (CardDiscarded, seat, id(card))
-    e = _SHARED.get(key)
-    if isinstance(e, CardDiscarded) and e.card is card:
+    key = (seat, id(card))
+    e = _DISCARDED.get(key)
+    if e is not None and e.card is card:
         return e
-    made = CardDiscarded(seat, card)
-    _SHARED.put(key, made)
-    return made
+    return _DISCARDED.put(key, CardDiscarded(seat, card))
 
 
 def paid(seat: int, to: int | None, amount: int, units: tuple[str, ...] = ()) -> Event:
-    key = (CoinsPaid, seat, to, amount, units)
-    return _SHARED.get(key) or _SHARED.put(key, CoinsPaid(seat, to, amount, units))
+    key = (seat, to, amount, units)
+    return _PAID.get(key) or _PAID.put(key, CoinsPaid(seat, to, amount, units))
 
 
 def gained(seat: int, amount: int, reason: str) -> Event:
-    key = (CoinsGained, seat, amount, reason)
-    return _SHARED.get(key) or _SHARED.put(key, CoinsGained(seat, amount, reason))
+    key = (seat, amount, reason)
+    return _GAINED.get(key) or _GAINED.put(key, CoinsGained(seat, amount, reason))
 
 
 def turn_over(age: int, turn: int) -> Event:
-    key = (TurnResolved, age, turn)
-    return _SHARED.get(key) or _SHARED.put(key, TurnResolved(age, turn))
+    if age in _AGES and turn in _TURNS:
+        return _TURN_OVER[(age - 1) * 7 + turn - 1]
+    return TurnResolved(age, turn)
 
 
 def conflict(seat: int, opponent: int, token: int) -> Event:
-    key = (ConflictResolved, seat, opponent, token)
-    return _SHARED.get(key) or _SHARED.put(key, ConflictResolved(seat, opponent, token))
+    key = (seat, opponent, token)
+    return _CONFLICT.get(key) or _CONFLICT.put(key, ConflictResolved(seat, opponent, token))
 
 
 def age_over(age: int) -> Event:
-    key = (AgeEnded, age)
-    return _SHARED.get(key) or _SHARED.put(key, AgeEnded(age))
+    return _AGE_OVER[age - 1] if age in _AGES else AgeEnded(age)
 
 
 def passed(direction: int) -> Event:
-    key = (HandsPassed, direction)
-    return _SHARED.get(key) or _SHARED.put(key, HandsPassed(direction))
+    return _PASSED_LEFT if direction == LEFT else _PASSED_RIGHT if direction == RIGHT else HandsPassed(direction)

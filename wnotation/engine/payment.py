@@ -11,7 +11,6 @@ import itertools
 from types import MappingProxyType
 from typing import Final, Mapping, Sequence
 
-from ..model.vocabulary import left_of, right_of
 from .coins import Coins, bought_by
 from .memo import Memo, memo
 from .state import Game
@@ -29,7 +28,7 @@ from .trade import (
     unaffordable,
 )
 
-NO_PURCHASE = Purchase()
+NO_PURCHASE: Final = Purchase()
 #: A purchase as a record states it: the units bought from the left and from the right neighbour.
 #: Or the coins paid to each side (:class:`.coins.Coins`, 7WN 2): they buy what :func:`.coins.bought_by` finds.
 Stated = tuple[Sequence[str], Sequence[str]] | Coins
@@ -60,6 +59,17 @@ class Payment:
         return self.bank + self.purchase.coins
 
 
+#: Payments that buy nothing, by their coin cost: most plays pay so, and they are shared.
+_BANK_ONLY: Final = tuple(Payment(NO_PURCHASE, coins) for coins in range(8))
+#: The payment of a play that costs nothing.
+NOTHING_PAID: Final = _BANK_ONLY[0]
+
+
+def bank_only(coin_cost: int) -> Payment:
+    """The payment of ``coin_cost`` coins to the bank and nothing to the neighbours."""
+    return _BANK_ONLY[coin_cost] if 0 <= coin_cost < len(_BANK_ONLY) else Payment(NO_PURCHASE, coin_cost)
+
+
 def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: Stated | None
         ) -> Payment | Refusal:
     """What ``seat`` pays in ``game`` (the turn-start position) for ``cost`` resource units plus ``coin_cost``
@@ -72,18 +82,18 @@ def pay(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int, stated: 
     if budget < 0:
         coins = "1 coin" if coin_cost == 1 else f"{coin_cost} coins"
         return Refusal("R-COST-COINS", f"costs {coins}, has {city.coins}")
-    if isinstance(stated, Coins):  # stated in coins (7WN 2): the purchase those coins buy
+    if stated is not None and isinstance(stated, Coins):  # stated in coins (7WN 2): the purchase those coins buy
         found = bought_by(game, seat, cost, budget, stated)
         return found if isinstance(found, Refusal) else Payment(found, coin_cost)
     buys = stated is not None and bool(stated[0] or stated[1])
     if not cost and not buys:
-        return Payment(NO_PURCHASE, coin_cost)
-    n = len(game.cities)
-    left, right = game.cities[left_of(seat, n) - 1], game.cities[right_of(seat, n) - 1]
+        return bank_only(coin_cost)
+    left, right = game.cities[game.lefts[seat - 1] - 1], game.cities[game.rights[seat - 1] - 1]
     options = _reduced(cost, city.own_supply, left.tradable_supply, right.tradable_supply, city.prices)
     if stated is None:
         if options and options[0].coins <= budget:
-            return Payment(options[0], coin_cost)
+            best = options[0]
+            return bank_only(coin_cost) if best is NO_PURCHASE else Payment(best, coin_cost)
         return unaffordable(cost, city.own, left.tradable, right.tradable, city.prices, budget)
     # A stated purchase among the cheapest is legal and priced as that very purchase; anything else (dearer,
     # illegal, not resources) is checked in full.
@@ -105,9 +115,8 @@ def cheapest_for(game: Game, seat: int, cost: Mapping[str, int], budget: int) ->
     if budget < 0:
         return ()
     city = game.cities[seat - 1]
-    n = len(game.cities)
-    best = _asked(cost, city.own_supply, game.cities[left_of(seat, n) - 1].tradable_supply,
-                  game.cities[right_of(seat, n) - 1].tradable_supply, city.prices)
+    best = _asked(cost, city.own_supply, game.cities[game.lefts[seat - 1] - 1].tradable_supply,
+                  game.cities[game.rights[seat - 1] - 1].tradable_supply, city.prices)
     if not best or best[0].coins > budget:
         return ()
     return best
@@ -133,7 +142,7 @@ def cheapest_options(cost: Mapping[str, int], own: Sequence[SourceLike], left: S
 #: whenever nothing changed, for each card of each hand each turn (:func:`cheapest_for`). Keys hold the cost's and
 #: the prices' ids (a Supply hashes by identity); an entry keeps those objects alive and a hit must hold them.
 #: :func:`pay` does not use it: a replay pays each card at a state asked about once, where a miss costs ~5%.
-_ASKED: Memo[tuple[int, Supply, Supply, Supply, int], tuple[Mapping[str, int], Prices, tuple[Purchase, ...]]] = \
+_ASKED: Final[Memo[tuple[int, Supply, Supply, Supply, int], tuple[Mapping[str, int], Prices, tuple[Purchase, ...]]]] = \
     memo("payment: trade questions by the objects asked about", 1 << 14)
 
 
@@ -154,13 +163,14 @@ def _asked(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, pr
 
 # --- the reduced questions ------------------------------------------------------------------------------------
 
-_COVERED = (NO_PURCHASE,)
+_COVERED: Final = (NO_PURCHASE,)
 #: A reduced question: what is still needed, own either/or sources left, each neighbour's capped one-resource
 #: units per needed resource and cut-down either/or sources, and the four prices.
 Question = tuple[tuple[tuple[str, int], ...], tuple[Source, ...], tuple[int, ...], tuple[Source, ...],
                  tuple[int, ...], tuple[Source, ...], int, int, int, int]
-_ANSWERS: Memo[Question, tuple[Purchase, ...]] = memo("payment: reduced trade questions", 1 << 13)
-_ORDERED: Memo[tuple[str, ...], tuple[bool, tuple[str, ...]]] = memo("payment: stated units in order", 1 << 10)
+_ANSWERS: Final[Memo[Question, tuple[Purchase, ...]]] = memo("payment: reduced trade questions", 1 << 13)
+_ORDERED: Final[Memo[tuple[str, ...], tuple[bool, tuple[str, ...]]]] = memo("payment: stated units in order",
+                                                                           1 << 10)
 
 
 def _in_order(units: Sequence[str]) -> tuple[str, ...] | None:
@@ -220,11 +230,13 @@ def _reduced(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, 
             rest = tuple(kept)
         if not need:
             return _COVERED
-    left_units = tuple([min(left.singles.get(r, 0), n) for r, n in need.items()])
-    right_units = tuple([min(right.singles.get(r, 0), n) for r, n in need.items()])
-    question: Question = (tuple(need.items()), rest, left_units, _cut(left.multi, need), right_units,
-                          _cut(right.multi, need), prices.left_raw, prices.left_manufactured, prices.right_raw,
-                          prices.right_manufactured)
+    wanted = tuple(need.items())
+    left_singles, right_singles = left.singles, right.singles
+    left_units = tuple([min(left_singles.get(r, 0), n) for r, n in wanted])
+    right_units = tuple([min(right_singles.get(r, 0), n) for r, n in wanted])
+    question: Question = (wanted, rest, left_units, _cut(left.multi, need) if left.multi else (), right_units,
+                          _cut(right.multi, need) if right.multi else (), prices.left_raw, prices.left_manufactured,
+                          prices.right_raw, prices.right_manufactured)
     answer = _ANSWERS.get(question)
     if answer is None:
         offered_left = _offered(need, left_units, question[3])

@@ -17,7 +17,7 @@ After an illegal play the replay goes on as the record says, so that one error d
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple, Sequence, Union
+from typing import Final, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from ..model import deck
 from ..model.catalog import (
@@ -34,14 +34,14 @@ from ..model.record import Span
 from ..model.vocabulary import left_of, right_of
 from . import events as ev
 from .findings import Finding, Severity
-from .payment import Payment, Stated, pay
-from .state import City, CityState, Game, State, info, position_of, stage_info
+from .payment import NOTHING_PAID, Payment, Stated, pay
+from .state import CardInfo, City, CityState, Game, State, info, position_of, stage_info
 from .trade import Refusal
 
 #: Points per military victory in Ages I, II, III; a defeat is always -1 (R-MILITARY).
-VICTORY = (1, 3, 5)
-DEFEAT = -1
-SALE = 3  # coins for a sold card (R-TURN)
+VICTORY: Final = (1, 3, 5)
+DEFEAT: Final = -1
+SALE: Final = 3  # coins for a sold card (R-TURN)
 
 #: A position or a game: what the read-only questions below accept.
 Position = Union[State, Game]
@@ -113,11 +113,16 @@ def free_reason(state: Position, city: AnyCity, card: Card, turn: int) -> str | 
 def free_rule(state: Position, city: AnyCity, card: Card, turn: int) -> str | None:
     """The rule that makes ``card`` free on ``turn`` (``R-CHAIN``, ``R-OLYMPIA-D2``, ``R-OLYMPIA-N1``,
     ``R-OLYMPIA-N2``; a chain first), or ``None``; as :func:`free_reason`."""
-    if card.chain_from and not city.names.isdisjoint(card.chain_from):
+    return _free_rule(state, city, info(card), turn)
+
+
+def _free_rule(state: Position, city: AnyCity, i: CardInfo, turn: int) -> str | None:
+    """:func:`free_rule` of the card whose facts are ``i``."""
+    if i.chain_from and not city.names.isdisjoint(i.chain_from):
         return "R-CHAIN"
     powers = city.powers
     if powers:
-        if FreeFirstOfColour in powers and card.colour not in city.colours:
+        if FreeFirstOfColour in powers and i.colour not in city.colours:
             return "R-OLYMPIA-D2"
         if turn == 1 and FreeFirstCardEachAge in powers:
             since = city.power_age(FreeFirstCardEachAge)
@@ -128,7 +133,7 @@ def free_rule(state: Position, city: AnyCity, card: Card, turn: int) -> str | No
     return None
 
 
-_FREE_WHY = {"R-CHAIN": "by a chain", "R-OLYMPIA-D2": "as the city's first {colour} Building",
+_FREE_WHY: Final = {"R-CHAIN": "by a chain", "R-OLYMPIA-D2": "as the city's first {colour} Building",
              "R-OLYMPIA-N1": "as the first card of the Age", "R-OLYMPIA-N2": "as the last card of the Age"}
 
 
@@ -139,14 +144,14 @@ def _free_purchase(t: _Turn, p: Play, card: Card, rule: str) -> None:
            "a free build needs no purchase (R-FREE); built for free, nothing is paid", p.seat, p.span)
 
 
-def _paid(seat: int, n: int, paid: Payment, out: list[ev.Event]) -> None:
+def _paid(game: Game, seat: int, paid: Payment, out: list[ev.Event]) -> None:
     if paid.bank:
         out.append(ev.paid(seat, None, paid.bank))
     bought = paid.purchase
     if bought.left_coins:
-        out.append(ev.paid(seat, left_of(seat, n), bought.left_coins, bought.left))
+        out.append(ev.paid(seat, game.lefts[seat - 1], bought.left_coins, bought.left))
     if bought.right_coins:
-        out.append(ev.paid(seat, right_of(seat, n), bought.right_coins, bought.right))
+        out.append(ev.paid(seat, game.rights[seat - 1], bought.right_coins, bought.right))
 
 
 def count(state: Position, seat: int, counts: tuple[str, ...], cities: Iterable[str]) -> int:
@@ -256,26 +261,27 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
             t.find("R-TURN", f"{t.name(seat)} builds a card that the record does not name", seat, p.span)
             out.append(ev.discarded(seat, None))
             return
-        if card.name in city.names:
+        i = info(card)
+        if i.name in city.names:
             t.find("R-UNIQUE", f"{t.name(seat)} cannot build {card.name}: the city already has one", seat, p.span)
             out.append(ev.discarded(seat, card))
             return
-        i = info(card)
-        free = free_rule(g, city, card, t.turn)
+        free = _free_rule(g, city, i, t.turn)
         stated = p.purchase
         if free is not None:
             if stated and (stated[0] or stated[1]):
                 _free_purchase(t, p, card, free)
             out.append(ev.built(seat, card, "chain" if free == "R-CHAIN" else "power"))
         else:
-            paid = pay(g, seat, i.cost, card.cost.coins, stated)
+            paid = pay(g, seat, i.cost, i.coin_cost, stated)
             if isinstance(paid, Refusal):
                 t.find(paid.rule, f"{t.name(seat)} cannot build {card.name}: {paid.reason}", seat, p.span)
                 out.append(ev.built(seat, card, "unpaid"))
             else:
                 out.append(ev.built(seat, card, "paid"))
-                _paid(seat, len(g.cities), paid, out)
-        if i.coins or i.coins_per:
+                if paid is not NOTHING_PAID:
+                    _paid(g, seat, paid, out)
+        if i.earns:
             incomes.append((seat, "card", card))
     elif use == "stage":
         n = city.stages + 1
@@ -284,14 +290,14 @@ def _place(t: _Turn, p: Play, out: list[ev.Event], incomes: list[Income]) -> Non
                    f"{city.wonder} are built", seat, p.span)
             out.append(ev.discarded(seat, card))
             return
-        st = city.wonder.stages[n - 1]
-        paid = pay(g, seat, stage_info(city.wonder, n).cost, st.cost.coins, p.purchase)
+        si = stage_info(city.wonder, n)
+        paid = pay(g, seat, si.cost, si.coin_cost, p.purchase)
         out.append(ev.staged(seat, n, card))
         if isinstance(paid, Refusal):
             t.find(paid.rule, f"{t.name(seat)} cannot build stage {n} of {city.wonder}: {paid.reason}", seat,
                    p.span)
         else:
-            _paid(seat, len(g.cities), paid, out)
+            _paid(g, seat, paid, out)
         incomes.append((seat, "stage", n))
     elif use == "sell":
         stated = p.purchase
@@ -372,8 +378,8 @@ def play_turn(game: Game, plays: Sequence[Play]) -> tuple[list[ev.Event], list[F
     incomes: list[Income] = []
     # The usual turn: one play per acting seat, in seat order (no seat to look up, nothing to report).
     usual = tuple([p.seat for p in plays]) == acting
+    chosen: Mapping[int, Play] | None = None
     if usual:
-        chosen = dict(zip(acting, plays))
         for p in plays:
             _place(t, p, placements, incomes)
     else:
@@ -391,15 +397,17 @@ def play_turn(game: Game, plays: Sequence[Play]) -> tuple[list[ev.Event], list[F
             _place(t, found, placements, incomes)
     for e in placements:
         game.apply(e)
-    tail = _incomes(game, incomes)
+    tail = _incomes(game, incomes) if incomes else []
     if t.turn == 6:
-        tail += _last_cards(t, game, chosen)  # incomes change coins only: the hands and powers are as placed
+        # incomes change coins only: the hands and powers are as placed
+        tail += _last_cards(t, game, dict(zip(acting, plays)) if chosen is None else chosen)
     elif t.turn < 6:
         tail.append(ev.passed(passing(game.age)))
     tail.append(ev.turn_over(game.age, t.turn))
     for e in tail:
         game.apply(e)
-    return placements + tail, t.findings
+    placements += tail
+    return placements, t.findings
 
 
 def step_turn(state: State, plays: Iterable[Play]) -> tuple[tuple[ev.Event, ...], tuple[Finding, ...], State]:

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from wnotation.model.catalog import (
     SCIENCE_SYMBOLS, Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide,
 )
 from wnotation.model.vocabulary import left_of, right_of
+
+from .memo import Memo, memo
 
 CATEGORIES = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science")
 #: The rows of the expansions a score-pad record may name (R-SCORE-EXP), below the base rows, in the pad's order.
@@ -99,6 +102,35 @@ class ScoreSheet:
         return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in rows)
 
 
+# --- what scoring reads of a card --------------------------------------------------------------------------------
+
+
+class CardPoints:
+    """What the categories read of one card design, gathered once from its effects (see :func:`points_of`):
+    printed points, counting effects, a complete-Wonder bonus and science symbols, with the card's colour."""
+
+    __slots__ = ("card", "colour", "points", "per", "wonder_complete", "science")
+
+    def __init__(self, card: Card) -> None:
+        self.card: Final = card
+        self.colour: Final = card.colour
+        self.points: Final = sum(e.amount for e in card.effects if isinstance(e, Points))
+        self.per: Final = tuple(e for e in card.effects if isinstance(e, PointsPer))
+        self.wonder_complete: Final = sum(e.amount for e in card.effects if isinstance(e, PointsIfWonderComplete))
+        self.science: Final = tuple(e.symbol for e in card.effects if isinstance(e, Science))
+
+
+_POINTS: Final[Memo[int, CardPoints]] = memo("scoring: card facts by card identity", 4096)
+
+
+def points_of(card: Card) -> CardPoints:
+    """The :class:`CardPoints` of ``card``, memoised by identity (catalogue cards live as long as the process)."""
+    found = _POINTS.get(id(card))
+    if found is None or found.card is not card:
+        found = _POINTS.put(id(card), CardPoints(card))
+    return found
+
+
 # --- categories ----------------------------------------------------------------------------------------------
 
 
@@ -117,7 +149,7 @@ def wonder_points(city: CityView) -> int:
 
 def civilian_points(city: CityView) -> int:
     """Points printed on blue cards."""
-    return sum(e.amount for c in city.cards if c.colour == "blue" for e in c.effects if isinstance(e, Points))
+    return _civilian(_facts(city))
 
 
 def _counted(effect: PointsPer, city: CityView, left: CityView, right: CityView) -> int:
@@ -127,28 +159,13 @@ def _counted(effect: PointsPer, city: CityView, left: CityView, right: CityView)
 
 def commercial_points(city: CityView, left: CityView, right: CityView) -> int:
     """End-of-game points of yellow cards (Haven, Lighthouse, Chamber of Commerce, Arena, Ludus: own city)."""
-    return sum(
-        _counted(e, city, left, right)
-        for c in city.cards
-        if c.colour == "yellow"
-        for e in c.effects
-        if isinstance(e, PointsPer)
-    )
+    return _commercial(_facts(city), city, left, right)
 
 
 def guild_points(city: CityView, left: CityView, right: CityView) -> int:
     """Points of purple cards, counting the cities each names (R-GUILD-COUNT); the Scientists Guild's symbol
     scores under science. A complete Wonder means every stage of the city's own side."""
-    total = 0
-    for card in city.cards:
-        if card.colour != "purple":
-            continue
-        for e in card.effects:
-            if isinstance(e, PointsPer):
-                total += _counted(e, city, left, right)
-            elif isinstance(e, PointsIfWonderComplete) and city.stages >= len(city.wonder.stages):
-                total += e.amount
-    return total
+    return _guilds(_facts(city), city, left, right)
 
 
 def science_points(tablets: int, compasses: int, gears: int, wild: int = 0) -> int:
@@ -164,7 +181,35 @@ def science_points(tablets: int, compasses: int, gears: int, wild: int = 0) -> i
 
 def science_score(city: CityView) -> int:
     """The science category: symbols of the city's cards (guilds included) and of its built stages."""
-    symbols = [e.symbol for c in city.cards for e in c.effects if isinstance(e, Science)]
+    return _science(_facts(city), city)
+
+
+def _facts(city: CityView) -> tuple[CardPoints, ...]:
+    return tuple([points_of(c) for c in city.cards])
+
+
+def _civilian(facts: tuple[CardPoints, ...]) -> int:
+    return sum(f.points for f in facts if f.colour == "blue")
+
+
+def _commercial(facts: tuple[CardPoints, ...], city: CityView, left: CityView, right: CityView) -> int:
+    return sum(_counted(e, city, left, right) for f in facts if f.colour == "yellow" for e in f.per)
+
+
+def _guilds(facts: tuple[CardPoints, ...], city: CityView, left: CityView, right: CityView) -> int:
+    total = 0
+    for f in facts:
+        if f.colour != "purple":
+            continue
+        for e in f.per:
+            total += _counted(e, city, left, right)
+        if f.wonder_complete and city.stages >= len(city.wonder.stages):
+            total += f.wonder_complete
+    return total
+
+
+def _science(facts: tuple[CardPoints, ...], city: CityView) -> int:
+    symbols = [symbol for f in facts for symbol in f.science]
     symbols += [e.symbol for e in city.built_stage_effects() if isinstance(e, Science)]
     tablets, compasses, gears = (symbols.count(s) for s in SCIENCE_SYMBOLS)
     return science_points(tablets, compasses, gears, symbols.count("any"))
@@ -187,19 +232,20 @@ def score(cities: Sequence[CityView], provisional: bool = False) -> ScoreSheet:
     rows = []
     for i, city in enumerate(cities):
         left, right = cities[left_of(i + 1, n) - 1], cities[right_of(i + 1, n) - 1]
+        facts = _facts(city)
         parts = (
             military_points(city),
             treasury_points(city),
             wonder_points(city),
-            civilian_points(city),
-            commercial_points(city, left, right),
-            guild_points(city, left, right),
-            science_score(city),
+            _civilian(facts),
+            _commercial(facts, city, left, right),
+            _guilds(facts, city, left, right),
+            _science(facts, city),
         )
         rows.append((i + 1, parts, sum(parts), city.coins))
     lines = tuple(
-        ScoreLine(seat, *parts, total=total, coins=coins,
-                  rank=1 + sum(1 for _, _, t, c in rows if (t, c) > (total, coins)))
+        ScoreLine(seat, parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6], total, coins,
+                  1 + sum(1 for _, _, t, c in rows if (t, c) > (total, coins)))
         for seat, parts, total, coins in rows
     )
     return ScoreSheet(lines, provisional)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Final, Iterable, Mapping, NamedTuple
 
 from ..model.catalog import (
     AGE_NUMERALS,
@@ -38,7 +38,7 @@ Source = tuple[str, ...]
 Hand = tuple[Card | None, ...]
 
 #: The Wonder powers (effect classes) a city holds once their stage is built; rules read these, never names.
-POWERS: frozenset[type] = frozenset(
+POWERS: Final[frozenset[type]] = frozenset(
     {PlayLastCard, BuildFromDiscard, FreeFirstOfColour, FreeFirstCardEachAge, FreeLastCardEachAge})
 
 
@@ -73,17 +73,25 @@ class CardInfo:
     cost: Mapping[str, int]  # resource units to pay (read-only)
     powers: frozenset[type]  # Wonder powers it grants (see POWERS)
     picks: int  # builds from the discard pile it grants (R-HALI)
+    # The card's own facts the rules read each time it is played (a stage: "", "", (), its coin cost, False), kept
+    # here so that turn resolution reads one compiled record rather than the catalogue's Card.
+    name: str
+    colour: str
+    chain_from: tuple[str, ...]
+    coin_cost: int  # coins paid to the bank (R-COST-COINS)
+    earns: bool  # gives coins when built: a fixed amount or so many per counted thing (R-COUNT-SAMETURN)
 
 
-_INFO: Memo[int, CardInfo] = memo("state: card facts by card identity", 4096)
-_STAGE_INFO: Memo[int, tuple[WonderSide, tuple[CardInfo, ...]]] = memo("state: stage facts by Wonder side", 256)
+_INFO: Final[Memo[int, CardInfo]] = memo("state: card facts by card identity", 4096)
+_STAGE_INFO: Final[Memo[int, tuple[WonderSide, tuple[CardInfo, ...]]]] = memo("state: stage facts by Wonder side",
+                                                                             256)
 
 
 def info(card: Card) -> CardInfo:
     """The :class:`CardInfo` of ``card``, memoised by identity (catalogue cards live as long as the process)."""
     found = _INFO.get(id(card))
     if found is None or found.card is not card:
-        found = _INFO.put(id(card), _info_of(card.effects, card, dict(card.cost.resources)))
+        found = _INFO.put(id(card), _info_of(card.effects, card, dict(card.cost.resources), card.cost.coins))
     return found
 
 
@@ -91,12 +99,12 @@ def stage_info(wonder: WonderSide, stage: int) -> CardInfo:
     """The :class:`CardInfo` of stage ``stage`` (1-based) of ``wonder`` (``card`` is ``None``)."""
     found = _STAGE_INFO.get(id(wonder))
     if found is None or found[0] is not wonder:
-        stages = tuple(_info_of(st.effects, None, dict(st.cost.resources)) for st in wonder.stages)
+        stages = tuple(_info_of(st.effects, None, dict(st.cost.resources), st.cost.coins) for st in wonder.stages)
         found = _STAGE_INFO.put(id(wonder), (wonder, stages))
     return found[1][stage - 1]
 
 
-def _info_of(effects: Iterable[Effect], card: Card | None, cost: dict[str, int]) -> CardInfo:
+def _info_of(effects: Iterable[Effect], card: Card | None, cost: dict[str, int], coin_cost: int) -> CardInfo:
     sources: list[Source] = []
     tradable: list[Source] = []
     shields = coins = picks = 0
@@ -123,8 +131,10 @@ def _info_of(effects: Iterable[Effect], card: Card | None, cost: dict[str, int])
             powers.add(type(e))
         if isinstance(e, BuildFromDiscard):
             picks += 1
+    name, colour, chain_from = ("", "", ()) if card is None else (card.name, card.colour, card.chain_from)
     return CardInfo(card, tuple(sources), tuple(tradable), shields, science, coins, tuple(coins_per),
-                    tuple(discounts), MappingProxyType(cost), frozenset(powers), picks)
+                    tuple(discounts), MappingProxyType(cost), frozenset(powers), picks, name, colour, chain_from,
+                    coin_cost, bool(coins or coins_per))
 
 
 # --- positions: immutable snapshots ---------------------------------------------------------------------------
@@ -219,7 +229,7 @@ def _address(age: int, turn: int, ended: bool) -> str:
 # --- the aggregate --------------------------------------------------------------------------------------------
 
 
-_LIST_PRICES = prices_for(())  # 2 coins a unit from either neighbour (R-PRICE): a frozen value, shared
+_LIST_PRICES: Final = prices_for(())  # 2 coins a unit from either neighbour (R-PRICE): a frozen value, shared
 
 
 #: :class:`City`'s fields in order: the one list of a city's fields. :class:`CityState` holds each as a mutable
@@ -303,12 +313,13 @@ class CityState:
 
     def build(self, card: Card) -> None:
         """Place ``card`` as a Building."""
+        i = info(card)
         self.changing()
         self.buildings = self.buildings + (card,)
-        self.names = self.names | {card.name}
-        if card.colour not in self.colours:
-            self.colours = self.colours | {card.colour}
-        self.add(info(card))
+        self.names = self.names | {i.name}
+        if i.colour not in self.colours:
+            self.colours = self.colours | {i.colour}
+        self.add(i)
 
 
 def new_city(seat: int, wonder: WonderSide) -> City:
@@ -326,7 +337,8 @@ class Game:
     Read like a :class:`State` (``cities[k].coins``, ``hands``, ``discard``, ``age``, ``turn``, ``ended``).
     """
 
-    __slots__ = ("table", "age", "turn", "ended", "cities", "hands", "discard", "discarded_by", "hands_taken")
+    __slots__ = ("table", "age", "turn", "ended", "cities", "hands", "discard", "discarded_by", "hands_taken",
+                 "lefts", "rights")
 
     def __init__(self, state: State) -> None:
         """A game standing at ``state`` (cities, hands and pile shared with it until they change)."""
@@ -340,6 +352,10 @@ class Game:
         self.discarded_by = pile_owners(state)
         #: The hands of the last snapshot, while no hand has changed since.
         self.hands_taken: tuple[Hand, ...] | None = state.hands
+        n = len(state.cities)
+        #: ``lefts[seat-1]`` and ``rights[seat-1]``: the seat's neighbours (R-SEAT), asked at every payment.
+        self.lefts: Final = tuple(left_of(seat, n) for seat in range(1, n + 1))
+        self.rights: Final = tuple(right_of(seat, n) for seat in range(1, n + 1))
 
     @property
     def players(self) -> int:
@@ -537,7 +553,7 @@ def _age_ended(g: Game, e: ev.AgeEnded) -> None:
 
 
 #: The mutator of each event class: the only code that changes a :class:`Game`.
-MUTATORS: dict[type, Callable[[Game, Any], None]] = {
+MUTATORS: Final[dict[type, Callable[[Game, Any], None]]] = {
     ev.AgeDealt: _age_dealt,
     ev.CardBuilt: _card_built,
     ev.StageBuilt: _stage_built,
