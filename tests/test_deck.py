@@ -365,6 +365,57 @@ def test_shuffle_draws_once_per_position():
     assert rng.state == check.state
 
 
+def _shuffled_by_below(items, rng):
+    """Durstenfeld's shuffle as spec/deal.md states it, one ``below`` call per position: what ``shuffle`` must
+    equal, whichever way it makes its draws."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 2**64 - 1))
+def test_shuffle_equals_one_below_per_position(size, seed):
+    """shuffle draws all its numbers at once (packed in one integer) up to 256 draws, one by one beyond: both give
+    the hands of the draws one by one, and leave the generator where they leave it."""
+    rng, check = SplitMix64(seed), SplitMix64(seed)
+    assert shuffle(range(size), rng) == _shuffled_by_below(range(size), check)
+    assert rng.state == check.state
+
+
+def _unxorshift(z, k):
+    v, t = z, z >> k
+    while t:
+        v ^= t
+        t >>= k
+    return v
+
+
+def _state_before(output):
+    """The SplitMix64 state whose next output is ``output`` (the mix inverted step by step)."""
+    mask = (1 << 64) - 1
+    z = _unxorshift(output, 31)
+    z = _unxorshift(z * pow(0x94D049BB133111EB, -1, 1 << 64) & mask, 27)
+    z = _unxorshift(z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask, 30)
+    return (z - 0x9E3779B97F4A7C15) & mask
+
+
+@pytest.mark.parametrize("size, at", [(3, 0), (10, 4), (60, 7), (300, 20)])
+def test_a_shuffle_whose_draw_is_rejected_draws_again(size, at):
+    """A draw of 2**64-1 is rejected by below(n) for every n not a power of two: a shuffle of ``size`` items whose
+    draw for position ``at`` (counted from the top, n = size - at) is that number draws again for it, as below does,
+    and every later draw moves on by one."""
+    top = (1 << 64) - 1
+    start = (_state_before(top) - at * 0x9E3779B97F4A7C15) & top
+    probe = SplitMix64(start)
+    assert [probe.next() for _ in range(at + 1)][-1] == top and (size - at) & (size - at - 1)
+    rng, check = SplitMix64(start), SplitMix64(start)
+    assert shuffle(range(size), rng) == _shuffled_by_below(range(size), check)
+    assert rng.state == check.state
+
+
 if __name__ == "__main__":
     print(render_deck_order())
     print(render_vectors())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
 from ..model.catalog import AGE_NUMERALS, Card, CatalogError, load
 from ..model.record import UNKNOWN, CoinsPaid, Record, Span, Turn
@@ -60,10 +61,16 @@ def _card(name: str, age: int, where: str, seat: int, span: Span | None, out: li
         return None
 
 
+#: A :class:`Play` from its fields in order, as its own constructor makes it less the Python call of a
+#: NamedTuple's ``__new__`` (once per action decoded).
+_tuple_new: Final = tuple.__new__
+
+
 def decode(turns: Sequence[Turn]) -> Decoded:
     """A line of play's turns (a Record's, a variation's) as plain plays, each card name looked up once (memoised
     across records)."""
     d = Decoded()
+    cards = _CARDS
     for turn in turns:
         age = turn.age
         key = (age, turn.number)
@@ -72,10 +79,13 @@ def decode(turns: Sequence[Turn]) -> Decoded:
             d.findings.append(Finding("R-TURN", f"turn {where} is written twice; the second is ignored", where,
                                       None, turn.span))
             continue
-        plays = []
+        plays: list[Play] = []
         picked = False
         for a in turn.actions:
-            card = _card(a.card, age, where, a.seat, a.span, d.findings)
+            name = a.card
+            card = cards.get((age, name))
+            if card is None and name != UNKNOWN:
+                card = _card(name, age, where, a.seat, a.span, d.findings)
             discard: tuple[Card | None, ...] = ()
             if a.discard is not None:
                 discard = (_card(a.discard, age, where, a.seat, a.span, d.findings),)
@@ -93,7 +103,7 @@ def decode(turns: Sequence[Turn]) -> Decoded:
                 purchase = Coins(stated.left_coins, stated.right_coins)
             else:
                 purchase = (tuple(stated.left), tuple(stated.right))
-            plays.append(Play(a.seat, a.use, card, purchase, discard, pick, a.span, pick_span))
+            plays.append(_tuple_new(Play, (a.seat, a.use, card, purchase, discard, pick, a.span, pick_span)))
         d.plays[key] = plays
         d.picked[key] = picked
         d.spans[key] = turn.span

@@ -7,6 +7,7 @@ about its deals is the reader's business; this module only computes them.
 
 from __future__ import annotations
 
+import struct
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -125,9 +126,25 @@ class SplitMix64:
 def shuffle(items: Iterable[T], rng: SplitMix64) -> list[T]:
     """Fisher–Yates (Durstenfeld): for i from len-1 down to 1, swap item i with item ``rng.below(i+1)``.
 
-    ``rng.next`` and ``rng.below`` are inlined here (the same arithmetic, the same rejections, the same draws
-    consumed), so a shuffle costs a few integer operations per item rather than two method calls."""
+    The draws are made at once (:func:`_draws`: the same numbers, the same rejections, the same draws consumed),
+    so a shuffle costs a few integer operations per item rather than two method calls each."""
     out = list(items)
+    last = len(out) - 1
+    if last < 1:
+        return out
+    drawn = _draws(rng.state, last) if last <= _PACKED_MAX else None
+    if drawn is None:  # a draw would be rejected (about one shuffle in 2**57), or a long list: one by one
+        return _shuffled(out, rng)
+    for i, z in zip(range(last, 0, -1), drawn):
+        j = z % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    rng.state = (rng.state + _GAMMA * last) & _MASK
+    return out
+
+
+def _shuffled(out: list[T], rng: SplitMix64) -> list[T]:
+    """:func:`shuffle` of ``out`` in place, one draw at a time with ``rng.next`` and ``rng.below`` inlined (the
+    same arithmetic, the same rejections), for the shuffles :func:`_draws` declines."""
     state = rng.state
     limits = _LIMITS
     for i in range(len(out) - 1, 0, -1):
@@ -144,6 +161,37 @@ def shuffle(items: Iterable[T], rng: SplitMix64) -> list[T]:
         out[i], out[j] = out[j], out[i]
     rng.state = state
     return out
+
+
+#: The longest shuffle whose draws :func:`_draws` makes at once (a game's longest is its Age deck, 49 cards).
+_PACKED_MAX = 256
+_LANE = 128  # bits per draw in the packed integer: a 64-bit value and room for its product with a 64-bit constant
+
+
+@lru_cache(maxsize=None)
+def _lanes(count: int) -> tuple[int, int, int, struct.Struct]:
+    """For ``count`` draws packed in one integer, a lane of :data:`_LANE` bits each (draw k in lane k): 1 in each
+    lane, (k+1)·gamma in lane k, 2**64-1 in each lane, and the layout of its little-endian bytes (two 64-bit words
+    a lane). Computed once per count (at most :data:`_PACKED_MAX` of them)."""
+    ones = sum(1 << (_LANE * k) for k in range(count))
+    steps = sum(((k + 1) * _GAMMA) << (_LANE * k) for k in range(count))
+    return ones, steps, ones * _MASK, struct.Struct(f"<{2 * count}Q")
+
+
+def _draws(state: int, count: int) -> tuple[int, ...] | None:
+    """The next ``count`` outputs of SplitMix64 from ``state``, all at once: the generator's k-th state is
+    ``state + k·gamma`` (mod 2**64), so the states are one packed integer (:func:`_lanes`) and each step of the mix
+    (shift, xor, multiply, mask) is one operation on all of them; no lane spills into the next, as each is masked
+    to 64 bits before it is multiplied. ``None`` when an output might be rejected by the shuffle that takes it
+    (``below(n)`` for n up to ``count + 1`` rejects only outputs above ``2**64 - count - 1``): then the shuffle
+    draws one by one, as the rejection consumes a draw."""
+    ones, steps, mask, layout = _lanes(count)
+    s = (state * ones + steps) & mask
+    z = ((s ^ (s >> 30)) & mask) * _MIX1 & mask
+    z = ((z ^ (z >> 27)) & mask) * _MIX2 & mask
+    z = (z ^ (z >> 31)) & mask
+    drawn: tuple[int, ...] = layout.unpack(z.to_bytes(16 * count, "little"))[::2]
+    return drawn if max(drawn) <= _MASK - count else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,11 +221,12 @@ def deal(players: int, seed: int, guilds: Sequence[str] | None = None) -> Seeded
     catalog = load()
     given = None if guilds is None else check_guilds(players, guilds)
     rng = SplitMix64(seed)
-    drawn = shuffle(catalog.guilds, rng)[: guild_count(players)]
-    guild_cards = given if given is not None else tuple(sorted(drawn, key=catalog.guilds.index))
-    names = [g.name for g in guild_cards]
+    # The guilds' positions are shuffled, not the cards: the same permutation, and the kept ones sort as numbers.
+    drawn = shuffle(range(len(catalog.guilds)), rng)[: guild_count(players)]
+    guild_cards = given if given is not None else tuple(catalog.guilds[k] for k in sorted(drawn))
     hands = []
     for age in AGES:
-        cards = shuffle(deck(age, players, names), rng)
-        hands.append(tuple(tuple(cards[HAND_SIZE * k : HAND_SIZE * (k + 1)]) for k in range(players)))
+        # deck(age, players, names of guild_cards): its guilds are valid and in catalogue order already
+        cards = shuffle(_base_deck(age, players) + guild_cards if age == 3 else _base_deck(age, players), rng)
+        hands.append(tuple([tuple(cards[k : k + HAND_SIZE]) for k in range(0, HAND_SIZE * players, HAND_SIZE)]))
     return SeededDeal(seed, guild_cards, tuple(hands))
