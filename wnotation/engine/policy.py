@@ -8,14 +8,14 @@ from the SplitMix64 generator it is given, so a seed gives the same choices on e
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Mapping, Protocol, Sequence
+from typing import Final, Mapping, Protocol, Sequence
 
 from ..model import deck
-from ..model.catalog import Card, Effect, Points
-from .legal import LegalAction, Play, least_coins, legal_actions, plays, price
+from ..model.catalog import Card, Effect, PlayLastCard, Points
+from .legal import LegalAction, Play, legal_actions, plays, price, price_build
 from .memo import Memo, memo
-from .rules import pick_options
-from .state import CardInfo, Game, info, stage_info
+from .rules import free_reason, pick_options, seats_to_act
+from .state import CardInfo, CityState, Game, info, stage_info
 
 
 class Policy(Protocol):
@@ -98,31 +98,71 @@ class GreedyPolicy:
     beat the best priced worth: the same choice as pricing every legal action, and the same draws."""
 
     def choose(self, state: Game, seat: int, rng: deck.SplitMix64) -> LegalAction:
-        # Every stage is worth the same whatever card it uses, and so is every sale: only the first listed of each
-        # can be chosen, so the others are never priced. The kept plays keep their order, hence the tie-break.
+        # The plays of choices(plays(state, seat)) that can be chosen, listed here directly: every build, but only
+        # the first stage and the first sale, since every stage is worth the same whatever card it uses, and so is
+        # every sale (the others are never priced). The kept plays keep their order, hence the tie-break. Each
+        # build's free reason is asked once, for its bound and its price; its worth comes from the card's facts.
+        if seat not in seats_to_act(state):
+            raise ValueError(f"seat {seat} does not act in the next turn")
+        city = state.cities[seat - 1]
+        turn = state.turn + 1
+        names = city.names
+        staged = city.stages >= len(city.wonder.stages)  # no stage left to build, or the first one listed
+        sold = False
         options: list[Play] = []
-        staged = sold = False
-        for p in choices(plays(state, seat)):
-            if p.use == "build":
-                options.append(p)
-            elif p.use == "stage" and not staged:
+        bounds: list[float] = []
+        frees: list[str | None] = []
+        facts: list[_Facts | None] = []
+        listed: set[int] = set()
+        stage_worth = stage_third = 0.0
+        for card in state.hands[seat - 1]:
+            if card is None or id(card) in listed:
+                continue
+            listed.add(id(card))
+            if card.name not in names:
+                f = _facts_of(card)
+                free = free_reason(state, city, card, turn)
+                options.append(Play(seat, "build", card))
+                bounds.append(f.worth(0 if free is not None else card.cost.coins))
+                frees.append(free)
+                facts.append(f)
+            if not staged:
                 staged = True
-                options.append(p)
-            elif p.use == "sell" and not sold:
+                n = city.stages + 1
+                i = stage_info(city.wonder, n)
+                stage_worth = _worth(i, city.wonder.stages[n - 1].effects, 1.5)
+                stage_third = i.coins / 3
+                options.append(Play(seat, "stage", card))
+                bounds.append(stage_worth + (stage_third - city.wonder.stages[n - 1].cost.coins / 3))
+                frees.append(None)
+                facts.append(None)
+            if not sold:
                 sold = True
-                options.append(p)
-        bounds = [estimate(state, seat, p.use, p.card, least_coins(state, p)) for p in options]
+                options.append(Play(seat, "sell", card))
+                bounds.append(1.0)
+                frees.append(None)
+                facts.append(None)
+        if turn == 6:
+            options = _last_plays(city, state.hands[seat - 1], options)
         best_value = 0.0
         best_k = -1
         best: tuple[LegalAction, ...] = ()
-        for k in sorted(range(len(options)), key=lambda k: (-bounds[k], k)):
-            if best and (bounds[k] < best_value or (bounds[k] == best_value and k > best_k)):
+        for bound, k in sorted([(-b, k) for k, b in enumerate(bounds)]):
+            if best and (-bound < best_value or (-bound == best_value and k > best_k)):
                 break
-            priced = price(state, options[k])
-            if not priced:
-                continue
-            # every cheapest purchase of a play costs the same coins, so they share one worth
-            value = estimate(state, seat, priced[0].use, priced[0].card, priced[0].coins)
+            p = options[k]
+            built = facts[k]
+            if built is not None:
+                priced = price_build(state, p, frees[k])
+                if not priced:
+                    continue
+                value = built.worth(priced[0].coins)
+            else:
+                priced = price(state, p)
+                if not priced:
+                    continue
+                # every cheapest purchase of a play costs the same coins, so they share one worth
+                value = 1.0 if p.use == "sell" else stage_worth + (stage_third - priced[0].coins / 3)
             if not best or value > best_value or (value == best_value and k < best_k):
                 best_value, best_k, best = value, k, priced
         return best[rng.below(len(best))] if len(best) > 1 else best[0]
@@ -170,3 +210,53 @@ def _worth(i: CardInfo, effects: Sequence[Effect], gain: float) -> float:
     gain += 1.6 * i.shields + (2.5 if i.science else 0) + 1.2 * len(i.sources) + 0.8 * len(i.discounts)
     _WORTH.put(id(i), (i, gain))
     return gain
+
+
+class _Facts:
+    """What :func:`estimate` reads of a card built, whatever it costs: ``_worth`` plus the purple bonus, and its
+    coins taken, by the card's identity (:func:`_facts_of`)."""
+
+    __slots__ = ("card", "base", "third", "purple")
+
+    def __init__(self, card: Card, base: float, third: float, purple: bool) -> None:
+        self.card: Final = card
+        self.base: Final = base
+        self.third: Final = third
+        self.purple: Final = purple
+
+    def worth(self, coins: int) -> float:
+        """``estimate(state, seat, "build", card, coins)``, the same operations in the same order (the same
+        float, so that ties stay ties)."""
+        gain = self.base + (self.third - coins / 3)
+        if self.purple:
+            gain += 4
+        return gain
+
+
+_FACTS: Memo[int, _Facts] = memo("bot: worth facts of a card built, by its identity", 1024)
+
+
+def _facts_of(card: Card) -> _Facts:
+    found = _FACTS.get(id(card))
+    if found is None or found.card is not card:
+        i = info(card)
+        found = _FACTS.put(id(card), _Facts(card, _worth(i, card.effects, 0.0), i.coins / 3, card.colour == "purple"))
+    return found
+
+
+def _last_plays(city: CityState, hand: tuple[Card | None, ...], options: list[Play]) -> list[Play]:
+    """Turn 6's ``options`` as ``choices(plays(...))`` has them (R-LAST): a play that lets the seat keep its last
+    card (R-BABYLON-N1: the power, or the stage that grants it) keeping it, any other discarding the card it
+    leaves."""
+    has = PlayLastCard in city.powers
+    grants = city.stages < len(city.wonder.stages) and any(
+        type(e) is PlayLastCard for e in city.wonder.stages[city.stages].effects)
+    out: list[Play] = []
+    for p in options:
+        if has or (grants and p.use == "stage"):
+            out.append(Play(p.seat, p.use, p.card, True, None))
+            continue
+        rest = list(hand)
+        rest.remove(p.card)
+        out.append(Play(p.seat, p.use, p.card, False, rest[0]) if len(rest) == 1 else p)
+    return out
