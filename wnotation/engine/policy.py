@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Final, Mapping, Protocol, Sequence
 
 from ..model import deck
+from ..model.vocabulary import left_of, right_of
 from ..model.catalog import Card, Effect, PlayLastCard, Points
 from .legal import LegalAction, Play, legal_actions, plays, price, price_build
 from .memo import Memo, memo
@@ -122,20 +123,24 @@ class GreedyPolicy:
             if card.name not in names:
                 f = _facts_of(card)
                 free = free_reason(state, city, card, turn)
-                options.append(Play(seat, "build", card))
-                bounds.append(f.worth(0 if free is not None else card.cost.coins))
-                frees.append(free)
-                facts.append(f)
+                least = 0 if free is not None else least_paid(state, seat, f.cost, card.cost.coins)
+                if least >= 0:  # else it cannot be paid: price would say (), so it is never priced
+                    options.append(Play(seat, "build", card))
+                    bounds.append(f.worth(least))
+                    frees.append(free)
+                    facts.append(f)
             if not staged:
                 staged = True
                 n = city.stages + 1
                 i = stage_info(city.wonder, n)
-                stage_worth = _worth(i, city.wonder.stages[n - 1].effects, 1.5)
-                stage_third = i.coins / 3
-                options.append(Play(seat, "stage", card))
-                bounds.append(stage_worth + (stage_third - city.wonder.stages[n - 1].cost.coins / 3))
-                frees.append(None)
-                facts.append(None)
+                least = least_paid(state, seat, i.cost, city.wonder.stages[n - 1].cost.coins)
+                if least >= 0:
+                    stage_worth = _worth(i, city.wonder.stages[n - 1].effects, 1.5)
+                    stage_third = i.coins / 3
+                    options.append(Play(seat, "stage", card))
+                    bounds.append(stage_worth + (stage_third - least / 3))
+                    frees.append(None)
+                    facts.append(None)
             if not sold:
                 sold = True
                 options.append(Play(seat, "sell", card))
@@ -216,10 +221,11 @@ class _Facts:
     """What :func:`estimate` reads of a card built, whatever it costs: ``_worth`` plus the purple bonus, and its
     coins taken, by the card's identity (:func:`_facts_of`)."""
 
-    __slots__ = ("card", "base", "third", "purple")
+    __slots__ = ("card", "cost", "base", "third", "purple")
 
-    def __init__(self, card: Card, base: float, third: float, purple: bool) -> None:
+    def __init__(self, card: Card, cost: Mapping[str, int], base: float, third: float, purple: bool) -> None:
         self.card: Final = card
+        self.cost: Final = cost
         self.base: Final = base
         self.third: Final = third
         self.purple: Final = purple
@@ -240,8 +246,57 @@ def _facts_of(card: Card) -> _Facts:
     found = _FACTS.get(id(card))
     if found is None or found.card is not card:
         i = info(card)
-        found = _FACTS.put(id(card), _Facts(card, _worth(i, card.effects, 0.0), i.coins / 3, card.colour == "purple"))
+        found = _FACTS.put(id(card), _Facts(card, i.cost, _worth(i, card.effects, 0.0), i.coins / 3, card.colour == "purple"))
     return found
+
+
+def least_paid(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int) -> int:
+    """A lower bound of the coins ``seat`` pays in all for a play costing ``coin_cost`` coins and the resource
+    units ``cost`` (a card's or a stage's, :func:`~.state.info`), asking no trade question; ``-1`` when it surely
+    cannot pay (R-COST-COINS, R-TRADE), then pricing the play finds no purchase. It reads what the trade solver
+    reads (the seat's own supply, its neighbours' tradable ones, its prices): own one-resource sources cover
+    their units; each own either/or source covers at most one unit, so the seat buys at least the rest, each for
+    at least its lowest price; a resource short of more units than the seat's either/or sources and its
+    neighbours' offer at most cannot be covered. Cost: O(cost x either/or sources)."""
+    city = game.cities[seat - 1]
+    budget = city.coins
+    if coin_cost > budget:
+        return -1
+    if not cost:
+        return coin_cost
+    own = city.own_supply
+    singles = own.singles
+    short = 0
+    left = right = None
+    for r, n in cost.items():
+        n -= singles.get(r, 0)
+        if n <= 0:
+            continue
+        short += n
+        if left is None:
+            players = len(game.cities)
+            left = game.cities[left_of(seat, players) - 1].tradable_supply
+            right = game.cities[right_of(seat, players) - 1].tradable_supply
+        assert right is not None
+        offered = left.singles.get(r, 0) + right.singles.get(r, 0)
+        if n > offered:
+            for src in own.multi:
+                if r in src:
+                    offered += 1
+            for src in left.multi:
+                if r in src:
+                    offered += 1
+            for src in right.multi:
+                if r in src:
+                    offered += 1
+            if n > offered:
+                return -1
+    bought = short - len(own.multi)
+    if bought <= 0:
+        return coin_cost
+    p = city.prices
+    least = coin_cost + bought * min(p.left_raw, p.left_manufactured, p.right_raw, p.right_manufactured)
+    return least if least <= budget else -1
 
 
 def _last_plays(city: CityState, hand: tuple[Card | None, ...], options: list[Play]) -> list[Play]:
