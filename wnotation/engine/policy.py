@@ -7,6 +7,7 @@ from the SplitMix64 generator it is given, so a seed gives the same choices on e
 
 from __future__ import annotations
 
+from heapq import heapify, heappop, heapreplace
 from types import MappingProxyType
 from typing import Final, Mapping, Protocol, Sequence
 
@@ -92,17 +93,26 @@ class UniformPolicy:
         return options[rng.below(len(options))] if options else None
 
 
+_BUILD: Final = 0
+_STAGE: Final = 1
+_SELL: Final = 2
+_UNASKED: Final = "?"  # a build's free reason not asked yet
+
+
 class GreedyPolicy:
     """One ply greedy (:func:`estimate`): the play of highest worth, the first listed among equals, then one of its
     cheapest purchases drawn uniformly (bought from one neighbour or the other: the bot favours neither side).
-    Plays are priced best bound first, the bound being the worth at the play's least coins (:func:`~.legal.least_coins`), until no bound can
-    beat the best priced worth: the same choice as pricing every legal action, and the same draws."""
+
+    Each play's worth is bounded from above, and the bounds are tightened lazily, best first (a heap ordered as
+    the choice is, by worth then listing order): first the worth at the play's coin cost (:func:`~.legal.least_coins`), then at
+    :func:`least_paid` (no trade question; it refuses a play the seat surely cannot pay), then the worth priced
+    (:func:`~.legal.price`, one memoised trade question). A play whose priced worth comes out on top beats every
+    bound left, hence every play: the same choice as pricing every legal action, and the same draws."""
 
     def choose(self, state: Game, seat: int, rng: deck.SplitMix64) -> LegalAction:
         # The plays of choices(plays(state, seat)) that can be chosen, listed here directly: every build, but only
         # the first stage and the first sale, since every stage is worth the same whatever card it uses, and so is
-        # every sale (the others are never priced). The kept plays keep their order, hence the tie-break. Each
-        # build's free reason is asked once, for its bound and its price; its worth comes from the card's facts.
+        # every sale (the others are never priced). The kept plays keep their order, hence the tie-break.
         if seat not in seats_to_act(state):
             raise ValueError(f"seat {seat} does not act in the next turn")
         city = state.cities[seat - 1]
@@ -110,67 +120,103 @@ class GreedyPolicy:
         names = city.names
         staged = city.stages >= len(city.wonder.stages)  # no stage left to build, or the first one listed
         sold = False
-        options: list[Play] = []
-        bounds: list[float] = []
-        frees: list[str | None] = []
+        kinds: list[int] = []
+        cards: list[Card] = []
         facts: list[_Facts | None] = []
+        frees: list[str | None] = []
+        heap: list[tuple[float, int]] = []  # (-bound, k): the best bound first, the first listed among equals
         listed: set[int] = set()
         stage_worth = stage_third = 0.0
+        stage_cost: Mapping[str, int] = {}
+        stage_coins = 0
         for card in state.hands[seat - 1]:
             if card is None or id(card) in listed:
                 continue
             listed.add(id(card))
             if card.name not in names:
                 f = _facts_of(card)
-                free = free_reason(state, city, card, turn)
-                least = 0 if free is not None else least_paid(state, seat, f.cost, card.cost.coins)
-                if least >= 0:  # else it cannot be paid: price would say (), so it is never priced
-                    options.append(Play(seat, "build", card))
-                    bounds.append(f.worth(least))
-                    frees.append(free)
-                    facts.append(f)
+                coins = card.cost.coins
+                free: str | None = _UNASKED
+                if coins:
+                    free = free_reason(state, city, card, turn)
+                    if free is not None:
+                        coins = 0
+                heap.append((-f.worth(coins), len(kinds)))
+                kinds.append(_BUILD)
+                cards.append(card)
+                facts.append(f)
+                frees.append(free)
             if not staged:
                 staged = True
                 n = city.stages + 1
                 i = stage_info(city.wonder, n)
-                least = least_paid(state, seat, i.cost, city.wonder.stages[n - 1].cost.coins)
-                if least >= 0:
-                    stage_worth = _worth(i, city.wonder.stages[n - 1].effects, 1.5)
-                    stage_third = i.coins / 3
-                    options.append(Play(seat, "stage", card))
-                    bounds.append(stage_worth + (stage_third - least / 3))
-                    frees.append(None)
-                    facts.append(None)
+                stage_worth = _worth(i, city.wonder.stages[n - 1].effects, 1.5)
+                stage_third = i.coins / 3
+                stage_cost = i.cost
+                stage_coins = city.wonder.stages[n - 1].cost.coins
+                heap.append((-(stage_worth + (stage_third - stage_coins / 3)), len(kinds)))
+                kinds.append(_STAGE)
+                cards.append(card)
+                facts.append(None)
+                frees.append(None)
             if not sold:
                 sold = True
-                options.append(Play(seat, "sell", card))
-                bounds.append(1.0)
-                frees.append(None)
+                heap.append((-1.0, len(kinds)))
+                kinds.append(_SELL)
+                cards.append(card)
                 facts.append(None)
-        if turn == 6:
-            options = _last_plays(city, state.hands[seat - 1], options)
-        best_value = 0.0
-        best_k = -1
-        best: tuple[LegalAction, ...] = ()
-        for bound, k in sorted([(-b, k) for k, b in enumerate(bounds)]):
-            if best and (-bound < best_value or (-bound == best_value and k > best_k)):
-                break
-            p = options[k]
-            built = facts[k]
-            if built is not None:
-                priced = price_build(state, p, frees[k])
-                if not priced:
-                    continue
-                value = built.worth(priced[0].coins)
+                frees.append(None)
+        heapify(heap)
+        level = [0] * len(kinds)  # 0: bound at the coin cost, 1: at least_paid, 2: the priced worth
+        priced: list[tuple[LegalAction, ...]] = [()] * len(kinds)
+        last = _LastCard(city, state.hands[seat - 1]) if turn == 6 else None
+        while True:
+            k = heap[0][1]
+            at = level[k]
+            if at == 2:
+                best = priced[k]
+                return best[rng.below(len(best))] if len(best) > 1 else best[0]
+            level[k] = at + 1
+            kind = kinds[k]
+            value = 1.0
+            if at == 0:
+                if kind == _BUILD:
+                    built = facts[k]
+                    assert built is not None
+                    free = frees[k]
+                    if free == _UNASKED:
+                        free = frees[k] = free_reason(state, city, cards[k], turn)
+                    if free is None:
+                        least = least_paid(state, seat, built.cost, cards[k].cost.coins)
+                        if least < 0:  # it cannot be paid: pricing would find nothing
+                            heappop(heap)
+                            continue
+                        value = built.worth(least)
+                    else:
+                        value = built.worth(0)
+                elif kind == _STAGE:
+                    least = least_paid(state, seat, stage_cost, stage_coins)
+                    if least < 0:
+                        heappop(heap)
+                        continue
+                    value = stage_worth + (stage_third - least / 3)
             else:
-                priced = price(state, p)
-                if not priced:
+                use = ("build", "stage", "sell")[kind]
+                play = Play(seat, use, cards[k]) if last is None else last.play(seat, use, cards[k])
+                found = price_build(state, play, frees[k]) if kind == _BUILD else price(state, play)
+                if not found:
+                    heappop(heap)
                     continue
+                priced[k] = found
                 # every cheapest purchase of a play costs the same coins, so they share one worth
-                value = 1.0 if p.use == "sell" else stage_worth + (stage_third - priced[0].coins / 3)
-            if not best or value > best_value or (value == best_value and k < best_k):
-                best_value, best_k, best = value, k, priced
-        return best[rng.below(len(best))] if len(best) > 1 else best[0]
+                coins = found[0].coins
+                if kind == _BUILD:
+                    built = facts[k]
+                    assert built is not None
+                    value = built.worth(coins)
+                elif kind == _STAGE:
+                    value = stage_worth + (stage_third - coins / 3)
+            heapreplace(heap, (-value, k))
 
     def pick(self, state: Game, seat: int, rng: deck.SplitMix64) -> Card | None:
         options = pick_options(state, seat)
@@ -299,19 +345,21 @@ def least_paid(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int) -
     return least if least <= budget else -1
 
 
-def _last_plays(city: CityState, hand: tuple[Card | None, ...], options: list[Play]) -> list[Play]:
-    """Turn 6's ``options`` as ``choices(plays(...))`` has them (R-LAST): a play that lets the seat keep its last
-    card (R-BABYLON-N1: the power, or the stage that grants it) keeping it, any other discarding the card it
-    leaves."""
-    has = PlayLastCard in city.powers
-    grants = city.stages < len(city.wonder.stages) and any(
-        type(e) is PlayLastCard for e in city.wonder.stages[city.stages].effects)
-    out: list[Play] = []
-    for p in options:
-        if has or (grants and p.use == "stage"):
-            out.append(Play(p.seat, p.use, p.card, True, None))
-            continue
-        rest = list(hand)
-        rest.remove(p.card)
-        out.append(Play(p.seat, p.use, p.card, False, rest[0]) if len(rest) == 1 else p)
-    return out
+class _LastCard:
+    """Turn 6's plays as ``choices(plays(...))`` has them (R-LAST): a play that lets the seat keep its last card
+    (R-BABYLON-N1: the power, or the stage that grants it) keeping it, any other discarding the card it leaves."""
+
+    __slots__ = ("has", "grants", "hand")
+
+    def __init__(self, city: CityState, hand: tuple[Card | None, ...]) -> None:
+        self.has: Final = PlayLastCard in city.powers
+        self.grants: Final = city.stages < len(city.wonder.stages) and any(
+            type(e) is PlayLastCard for e in city.wonder.stages[city.stages].effects)
+        self.hand: Final = hand
+
+    def play(self, seat: int, use: str, card: Card) -> Play:
+        if self.has or (self.grants and use == "stage"):
+            return Play(seat, use, card, True, None)
+        rest = list(self.hand)
+        rest.remove(card)
+        return Play(seat, use, card, False, rest[0]) if len(rest) == 1 else Play(seat, use, card)
