@@ -121,8 +121,7 @@ class GreedyPolicy:
         staged = city.stages >= len(city.wonder.stages)  # no stage left to build, or the first one listed
         sold = False
         kinds: list[int] = []
-        cards: list[Card] = []
-        facts: list[_Facts | None] = []
+        facts: list[_Facts] = []  # the card's, for a stage or a sale too
         frees: list[str | None] = []
         heap: list[tuple[float, int]] = []  # (-bound, k): the best bound first, the first listed among equals
         listed: set[int] = set()
@@ -133,9 +132,9 @@ class GreedyPolicy:
             if card is None or id(card) in listed:
                 continue
             listed.add(id(card))
-            if card.name not in names:
-                f = _facts_of(card)
-                coins = card.cost.coins
+            f = _facts_of(card)
+            if f.name not in names:
+                coins = f.coins
                 free: str | None = _UNASKED
                 if coins:
                     free = free_reason(state, city, card, turn)
@@ -143,7 +142,6 @@ class GreedyPolicy:
                         coins = 0
                 heap.append((-f.worth(coins), len(kinds)))
                 kinds.append(_BUILD)
-                cards.append(card)
                 facts.append(f)
                 frees.append(free)
             if not staged:
@@ -156,15 +154,13 @@ class GreedyPolicy:
                 stage_coins = city.wonder.stages[n - 1].cost.coins
                 heap.append((-(stage_worth + (stage_third - stage_coins / 3)), len(kinds)))
                 kinds.append(_STAGE)
-                cards.append(card)
-                facts.append(None)
+                facts.append(f)
                 frees.append(None)
             if not sold:
                 sold = True
                 heap.append((-1.0, len(kinds)))
                 kinds.append(_SELL)
-                cards.append(card)
-                facts.append(None)
+                facts.append(f)
                 frees.append(None)
         heapify(heap)
         level = [0] * len(kinds)  # 0: bound at the coin cost, 1: at least_paid, 2: the priced worth
@@ -182,12 +178,11 @@ class GreedyPolicy:
             if at == 0:
                 if kind == _BUILD:
                     built = facts[k]
-                    assert built is not None
                     free = frees[k]
                     if free == _UNASKED:
-                        free = frees[k] = free_reason(state, city, cards[k], turn)
+                        free = frees[k] = free_reason(state, city, built.card, turn)
                     if free is None:
-                        least = least_paid(state, seat, built.cost, cards[k].cost.coins)
+                        least = least_paid(state, seat, built.cost, built.coins)
                         if least < 0:  # it cannot be paid: pricing would find nothing
                             heappop(heap)
                             continue
@@ -202,7 +197,8 @@ class GreedyPolicy:
                     value = stage_worth + (stage_third - least / 3)
             else:
                 use = ("build", "stage", "sell")[kind]
-                play = Play(seat, use, cards[k]) if last is None else last.play(seat, use, cards[k])
+                card = facts[k].card
+                play = Play(seat, use, card) if last is None else last.play(seat, use, card)
                 found = price_build(state, play, frees[k]) if kind == _BUILD else price(state, play)
                 if not found:
                     heappop(heap)
@@ -211,9 +207,7 @@ class GreedyPolicy:
                 # every cheapest purchase of a play costs the same coins, so they share one worth
                 coins = found[0].coins
                 if kind == _BUILD:
-                    built = facts[k]
-                    assert built is not None
-                    value = built.worth(coins)
+                    value = facts[k].worth(coins)
                 elif kind == _STAGE:
                     value = stage_worth + (stage_third - coins / 3)
             heapreplace(heap, (-value, k))
@@ -264,13 +258,17 @@ def _worth(i: CardInfo, effects: Sequence[Effect], gain: float) -> float:
 
 
 class _Facts:
-    """What :func:`estimate` reads of a card built, whatever it costs: ``_worth`` plus the purple bonus, and its
-    coins taken, by the card's identity (:func:`_facts_of`)."""
+    """What the greedy bot reads of a card built, whatever it costs, by the card's identity (:func:`_facts_of`):
+    its name, coin cost and resource cost, and what :func:`estimate` adds up (``_worth``, the coins it takes, the
+    purple bonus). Held in a class of this module, so that the compiled build reads them natively (a catalogue
+    ``Card`` is a pure-Python object)."""
 
-    __slots__ = ("card", "cost", "base", "third", "purple")
+    __slots__ = ("card", "name", "coins", "cost", "base", "third", "purple")
 
     def __init__(self, card: Card, cost: Mapping[str, int], base: float, third: float, purple: bool) -> None:
         self.card: Final = card
+        self.name: Final = card.name
+        self.coins: Final = card.cost.coins
         self.cost: Final = cost
         self.base: Final = base
         self.third: Final = third
