@@ -79,7 +79,7 @@ def test_R_TRADE__least_paid_bounds_every_pricing_and_refuses_only_the_unafforda
                 cost, coins = stage_info(city.wonder, city.stages + 1).cost, city.wonder.stages[city.stages].cost.coins
             else:
                 continue
-            least = least_paid(game, seat, cost, coins)
+            least = least_paid(game, seat, tuple(cost.items()), coins)
             got = [a for a in price(game, p) if a.free is None]
             if least < 0:
                 refused += 1

@@ -7,13 +7,11 @@ from the SplitMix64 generator it is given, so a seed gives the same choices on e
 
 from __future__ import annotations
 
-from heapq import heapify, heappop, heapreplace
 from types import MappingProxyType
 from typing import Final, Mapping, Protocol, Sequence
 
 from ..model import deck
-from ..model.vocabulary import left_of, right_of
-from ..model.catalog import Card, Effect, PlayLastCard, Points
+from ..model.catalog import Card, Effect, PlayLastCard, Points, WonderSide
 from .legal import LegalAction, Play, legal_actions, plays, price, price_build
 from .memo import Memo, memo
 from .rules import free_reason, pick_options, seats_to_act
@@ -96,18 +94,21 @@ class UniformPolicy:
 _BUILD: Final = 0
 _STAGE: Final = 1
 _SELL: Final = 2
+_USES: Final = ("build", "stage", "sell")
 _UNASKED: Final = "?"  # a build's free reason not asked yet
+_DEAD: Final = float("-inf")  # the bound of a play that cannot be paid
 
 
 class GreedyPolicy:
     """One ply greedy (:func:`estimate`): the play of highest worth, the first listed among equals, then one of its
     cheapest purchases drawn uniformly (bought from one neighbour or the other: the bot favours neither side).
 
-    Each play's worth is bounded from above, and the bounds are tightened lazily, best first (a heap ordered as
-    the choice is, by worth then listing order): first the worth at the play's coin cost (:func:`~.legal.least_coins`), then at
-    :func:`least_paid` (no trade question; it refuses a play the seat surely cannot pay), then the worth priced
-    (:func:`~.legal.price`, one memoised trade question). A play whose priced worth comes out on top beats every
-    bound left, hence every play: the same choice as pricing every legal action, and the same draws."""
+    Each play's worth is bounded from above, and the bounds are tightened lazily, the best bound first (the first
+    listed among equals, as the choice breaks ties): first the worth at the play's coin cost
+    (:func:`~.legal.least_coins`), then at :func:`least_paid` (no trade question; it refuses a play the seat surely
+    cannot pay), then the worth priced (:func:`~.legal.price`, one memoised trade question). A play whose priced
+    worth comes out on top beats every bound left, hence every play: the same choice as pricing every legal
+    action, and the same draws."""
 
     def choose(self, state: Game, seat: int, rng: deck.SplitMix64) -> LegalAction:
         # The plays of choices(plays(state, seat)) that can be chosen, listed here directly: every build, but only
@@ -118,16 +119,15 @@ class GreedyPolicy:
         city = state.cities[seat - 1]
         turn = state.turn + 1
         names = city.names
-        staged = city.stages >= len(city.wonder.stages)  # no stage left to build, or the first one listed
+        stages = _stages_of(city.wonder)
+        stage = stages[city.stages] if city.stages < len(stages) else None
+        staged = stage is None  # no stage left to build, or the first one listed
         sold = False
         kinds: list[int] = []
         facts: list[_Facts] = []  # the card's, for a stage or a sale too
         frees: list[str | None] = []
-        heap: list[tuple[float, int]] = []  # (-bound, k): the best bound first, the first listed among equals
+        bounds: list[float] = []  # each play's best bound so far; _DEAD once it cannot be paid
         listed: set[int] = set()
-        stage_worth = stage_third = 0.0
-        stage_cost: Mapping[str, int] = {}
-        stage_coins = 0
         for card in state.hands[seat - 1]:
             if card is None or id(card) in listed:
                 continue
@@ -140,41 +140,40 @@ class GreedyPolicy:
                     free = free_reason(state, city, card, turn)
                     if free is not None:
                         coins = 0
-                heap.append((-f.worth(coins), len(kinds)))
+                bounds.append(f.worth(coins))
                 kinds.append(_BUILD)
                 facts.append(f)
                 frees.append(free)
-            if not staged:
+            if not staged and stage is not None:
                 staged = True
-                n = city.stages + 1
-                i = stage_info(city.wonder, n)
-                stage_worth = _worth(i, city.wonder.stages[n - 1].effects, 1.5)
-                stage_third = i.coins / 3
-                stage_cost = i.cost
-                stage_coins = city.wonder.stages[n - 1].cost.coins
-                heap.append((-(stage_worth + (stage_third - stage_coins / 3)), len(kinds)))
+                bounds.append(stage.worth(stage.coins))
                 kinds.append(_STAGE)
                 facts.append(f)
                 frees.append(None)
             if not sold:
                 sold = True
-                heap.append((-1.0, len(kinds)))
+                bounds.append(1.0)
                 kinds.append(_SELL)
                 facts.append(f)
                 frees.append(None)
-        heapify(heap)
-        level = [0] * len(kinds)  # 0: bound at the coin cost, 1: at least_paid, 2: the priced worth
-        priced: list[tuple[LegalAction, ...]] = [()] * len(kinds)
-        last = _LastCard(city, state.hands[seat - 1]) if turn == 6 else None
+        n = len(kinds)
+        level = [0] * n  # 0: bound at the coin cost, 1: at least_paid, 2: the priced worth
+        priced: list[tuple[LegalAction, ...]] = [()] * n
+        last = _LastCard(city, state.hands[seat - 1], stage) if turn == 6 else None
         while True:
-            k = heap[0][1]
+            # the best bound, the first listed among equals (a sale is always alive)
+            k = 0
+            top = bounds[0]
+            for j in range(1, n):
+                if bounds[j] > top:
+                    k = j
+                    top = bounds[j]
             at = level[k]
             if at == 2:
                 best = priced[k]
                 return best[rng.below(len(best))] if len(best) > 1 else best[0]
             level[k] = at + 1
             kind = kinds[k]
-            value = 1.0
             if at == 0:
                 if kind == _BUILD:
                     built = facts[k]
@@ -183,34 +182,27 @@ class GreedyPolicy:
                         free = frees[k] = free_reason(state, city, built.card, turn)
                     if free is None:
                         least = least_paid(state, seat, built.cost, built.coins)
-                        if least < 0:  # it cannot be paid: pricing would find nothing
-                            heappop(heap)
-                            continue
-                        value = built.worth(least)
+                        # -1: it cannot be paid, and pricing would find nothing
+                        bounds[k] = built.worth(least) if least >= 0 else _DEAD
                     else:
-                        value = built.worth(0)
-                elif kind == _STAGE:
-                    least = least_paid(state, seat, stage_cost, stage_coins)
-                    if least < 0:
-                        heappop(heap)
-                        continue
-                    value = stage_worth + (stage_third - least / 3)
+                        bounds[k] = built.worth(0)
+                elif kind == _STAGE and stage is not None:
+                    least = least_paid(state, seat, stage.cost, stage.coins)
+                    bounds[k] = stage.worth(least) if least >= 0 else _DEAD
             else:
-                use = ("build", "stage", "sell")[kind]
+                use = _USES[kind]
                 card = facts[k].card
                 play = Play(seat, use, card) if last is None else last.play(seat, use, card)
                 found = price_build(state, play, frees[k]) if kind == _BUILD else price(state, play)
                 if not found:
-                    heappop(heap)
+                    bounds[k] = _DEAD
                     continue
                 priced[k] = found
                 # every cheapest purchase of a play costs the same coins, so they share one worth
-                coins = found[0].coins
                 if kind == _BUILD:
-                    value = facts[k].worth(coins)
-                elif kind == _STAGE:
-                    value = stage_worth + (stage_third - coins / 3)
-            heapreplace(heap, (-value, k))
+                    bounds[k] = facts[k].worth(found[0].coins)
+                elif stage is not None and kind == _STAGE:
+                    bounds[k] = stage.worth(found[0].coins)
 
     def pick(self, state: Game, seat: int, rng: deck.SplitMix64) -> Card | None:
         options = pick_options(state, seat)
@@ -265,7 +257,8 @@ class _Facts:
 
     __slots__ = ("card", "name", "coins", "cost", "base", "third", "purple")
 
-    def __init__(self, card: Card, cost: Mapping[str, int], base: float, third: float, purple: bool) -> None:
+    def __init__(self, card: Card, cost: tuple[tuple[str, int], ...], base: float, third: float,
+                 purple: bool) -> None:
         self.card: Final = card
         self.name: Final = card.name
         self.coins: Final = card.cost.coins
@@ -290,19 +283,20 @@ def _facts_of(card: Card) -> _Facts:
     found = _FACTS.get(id(card))
     if found is None or found.card is not card:
         i = info(card)
-        found = _FACTS.put(id(card), _Facts(card, i.cost, _worth(i, card.effects, 0.0), i.coins / 3, card.colour == "purple"))
+        found = _FACTS.put(id(card), _Facts(card, tuple(i.cost.items()), _worth(i, card.effects, 0.0), i.coins / 3, card.colour == "purple"))
     return found
 
 
-def least_paid(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int) -> int:
+def least_paid(game: Game, seat: int, cost: tuple[tuple[str, int], ...], coin_cost: int) -> int:
     """A lower bound of the coins ``seat`` pays in all for a play costing ``coin_cost`` coins and the resource
-    units ``cost`` (a card's or a stage's, :func:`~.state.info`), asking no trade question; ``-1`` when it surely
-    cannot pay (R-COST-COINS, R-TRADE), then pricing the play finds no purchase. It reads what the trade solver
-    reads (the seat's own supply, its neighbours' tradable ones, its prices): own one-resource sources cover
-    their units; each own either/or source covers at most one unit, so the seat buys at least the rest, each for
-    at least its lowest price; a resource short of more units than the seat's either/or sources and its
-    neighbours' offer at most cannot be covered. Cost: O(cost x either/or sources)."""
-    city = game.cities[seat - 1]
+    units ``cost`` (``(resource, units)`` pairs: a card's or a stage's, :func:`~.state.info`), asking no trade
+    question; ``-1`` when it surely cannot pay (R-COST-COINS, R-TRADE), then pricing the play finds no purchase.
+    It reads what the trade solver reads (the seat's own supply, its neighbours' tradable ones, its prices): own
+    one-resource sources cover their units; each own either/or source covers at most one unit, so the seat buys
+    at least the rest, each for at least its lowest price; a resource short of more units than the seat's
+    either/or sources and its neighbours' offer at most cannot be covered. Cost: O(cost x either/or sources)."""
+    cities = game.cities
+    city = cities[seat - 1]
     budget = city.coins
     if coin_cost > budget:
         return -1
@@ -311,17 +305,19 @@ def least_paid(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int) -
     own = city.own_supply
     singles = own.singles
     short = 0
-    left = right = None
-    for r, n in cost.items():
+    asked = False
+    left = right = own
+    for r, n in cost:
         n -= singles.get(r, 0)
         if n <= 0:
             continue
         short += n
-        if left is None:
-            players = len(game.cities)
-            left = game.cities[left_of(seat, players) - 1].tradable_supply
-            right = game.cities[right_of(seat, players) - 1].tradable_supply
-        assert right is not None
+        if not asked:
+            asked = True
+            players = len(cities)
+            # the neighbours (R-SEAT), as model.vocabulary's left_of and right_of number them
+            left = cities[seat % players].tradable_supply
+            right = cities[(seat - 2) % players].tradable_supply
         offered = left.singles.get(r, 0) + right.singles.get(r, 0)
         if n > offered:
             for src in own.multi:
@@ -343,16 +339,52 @@ def least_paid(game: Game, seat: int, cost: Mapping[str, int], coin_cost: int) -
     return least if least <= budget else -1
 
 
+class _Stage:
+    """What the greedy bot reads of one stage of a Wonder side (:func:`_stages_of`): its resource cost as
+    ``(resource, units)`` pairs, coin cost, whether it grants R-BABYLON-N1's last card, and what :func:`estimate`
+    adds up for it."""
+
+    __slots__ = ("cost", "coins", "grants_last", "base", "third")
+
+    def __init__(self, cost: tuple[tuple[str, int], ...], coins: int, grants_last: bool, base: float,
+                 third: float) -> None:
+        self.cost: Final = cost
+        self.coins: Final = coins
+        self.grants_last: Final = grants_last
+        self.base: Final = base
+        self.third: Final = third
+
+    def worth(self, coins: int) -> float:
+        """``estimate(state, seat, "stage", card, coins)`` for this stage, the same operations in the same order."""
+        return self.base + (self.third - coins / 3)
+
+
+_STAGES: Memo[int, tuple[WonderSide, tuple[_Stage, ...]]] = memo("bot: worth facts of each stage, by Wonder side",
+                                                                 256)
+
+
+def _stages_of(wonder: WonderSide) -> tuple[_Stage, ...]:
+    found = _STAGES.get(id(wonder))
+    if found is None or found[0] is not wonder:
+        stages = []
+        for n, st in enumerate(wonder.stages, 1):
+            i = stage_info(wonder, n)
+            stages.append(_Stage(tuple(i.cost.items()), st.cost.coins,
+                                 any(type(e) is PlayLastCard for e in st.effects), _worth(i, st.effects, 1.5),
+                                 i.coins / 3))
+        found = _STAGES.put(id(wonder), (wonder, tuple(stages)))
+    return found[1]
+
+
 class _LastCard:
     """Turn 6's plays as ``choices(plays(...))`` has them (R-LAST): a play that lets the seat keep its last card
     (R-BABYLON-N1: the power, or the stage that grants it) keeping it, any other discarding the card it leaves."""
 
     __slots__ = ("has", "grants", "hand")
 
-    def __init__(self, city: CityState, hand: tuple[Card | None, ...]) -> None:
+    def __init__(self, city: CityState, hand: tuple[Card | None, ...], stage: _Stage | None) -> None:
         self.has: Final = PlayLastCard in city.powers
-        self.grants: Final = city.stages < len(city.wonder.stages) and any(
-            type(e) is PlayLastCard for e in city.wonder.stages[city.stages].effects)
+        self.grants: Final = stage is not None and stage.grants_last
         self.hand: Final = hand
 
     def play(self, seat: int, use: str, card: Card) -> Play:
