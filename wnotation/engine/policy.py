@@ -132,15 +132,14 @@ class GreedyPolicy:
             if card is None or id(card) in listed:
                 continue
             listed.add(id(card))
-            f = _facts_of(card)
+            f = _FACTS.get(id(card))
+            if f is None or f.card is not card:
+                f = _facts_of(card)
             if f.name not in names:
-                coins = f.coins
                 free: str | None = _UNASKED
-                if coins:
+                if f.coins:
                     free = free_reason(state, city, card, turn)
-                    if free is not None:
-                        coins = 0
-                bounds.append(f.worth(coins))
+                bounds.append(f.at_cost if free is None or free == _UNASKED else f.at_zero)
                 kinds.append(_BUILD)
                 facts.append(f)
                 frees.append(free)
@@ -185,7 +184,7 @@ class GreedyPolicy:
                         # -1: it cannot be paid, and pricing would find nothing
                         bounds[k] = built.worth(least) if least >= 0 else _DEAD
                     else:
-                        bounds[k] = built.worth(0)
+                        bounds[k] = built.at_zero
                 elif kind == _STAGE and stage is not None:
                     least = least_paid(state, seat, stage.cost, stage.coins)
                     bounds[k] = stage.worth(least) if least >= 0 else _DEAD
@@ -255,7 +254,7 @@ class _Facts:
     purple bonus). Held in a class of this module, so that the compiled build reads them natively (a catalogue
     ``Card`` is a pure-Python object)."""
 
-    __slots__ = ("card", "name", "coins", "cost", "base", "third", "purple")
+    __slots__ = ("card", "name", "coins", "cost", "base", "third", "purple", "at_cost", "at_zero")
 
     def __init__(self, card: Card, cost: tuple[tuple[str, int], ...], base: float, third: float,
                  purple: bool) -> None:
@@ -266,6 +265,9 @@ class _Facts:
         self.base: Final = base
         self.third: Final = third
         self.purple: Final = purple
+        #: the worth built at its coin cost, and for nothing
+        self.at_cost: Final = self.worth(self.coins)
+        self.at_zero: Final = self.worth(0)
 
     def worth(self, coins: int) -> float:
         """``estimate(state, seat, "build", card, coins)``, the same operations in the same order (the same
@@ -276,7 +278,7 @@ class _Facts:
         return gain
 
 
-_FACTS: Memo[int, _Facts] = memo("bot: worth facts of a card built, by its identity", 1024)
+_FACTS: Final[Memo[int, _Facts]] = memo("bot: worth facts of a card built, by its identity", 1024)
 
 
 def _facts_of(card: Card) -> _Facts:
