@@ -110,6 +110,24 @@ def test_greedy_chooses_what_pricing_every_action_chooses_with_the_same_draws():
         assert lazy.next() == eager.next()  # the same number of draws
 
 
+def test_greedy_refuses_a_seat_that_does_not_act():
+    """The greedy bot tells a seat that does not act by its empty hand: at every position of these games a seat
+    has cards exactly when it acts in the next turn, and the bot refuses one that does not."""
+    from wnotation.engine.rules import seats_to_act
+
+    refused = 0
+    for players, seed, bot in GAMES[:6]:
+        for _, state in replay(play_game(players, seed, bot)):
+            game = Game(state)
+            for seat in range(1, players + 1):
+                assert bool(game.hands[seat - 1]) == (seat in seats_to_act(game))
+                if seat not in seats_to_act(game):
+                    with pytest.raises(ValueError, match="does not act"):
+                        GreedyPolicy().choose(game, seat, deck.SplitMix64(1))
+                    refused += 1
+    assert refused
+
+
 def test_R_BABYLON_N1__the_policies_keep_the_last_card_when_they_may():
     kept = 0
     for game, seat in positions():

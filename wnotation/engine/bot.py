@@ -13,9 +13,8 @@ from typing import Final, Literal, Sequence
 from ..model import deck, record
 from ..model.record import NO_ANNOTATION, make, new_action, new_turn
 from ..model.catalog import Card, WonderSide, load
-from .legal import LegalAction, Play, price
+from .legal import LegalAction, Play, as_move, price
 from .policy import POLICIES, Policy
-from .playout import as_move
 from .search import PLAYOUTS, SearchPolicy
 from .rules import Play as Move
 from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act

@@ -11,6 +11,7 @@ from typing import Final, Mapping, Sequence
 
 from ..model.catalog import Card, PlayLastCard
 from .payment import NO_PURCHASE, cheapest_for
+from .rules import Play as Move
 from .rules import free_reason, seats_to_act
 from .state import CityState, Game, State, info, stage_info
 from .trade import Purchase
@@ -248,3 +249,9 @@ def _last_card(city: CityState, hand: tuple[Card | None, ...], plays: list[Legal
         rest.remove(a.card)
         out.append(a.discarding(rest[0]) if len(rest) == 1 else a)
     return tuple(out)
+
+
+def as_move(game: Game, a: LegalAction) -> Move:
+    """``a`` as the play ``play_turn`` takes: its purchase when not the default, turn 6's discard (R-LAST)."""
+    discard = (a.discard,) if game.turn == 5 and not a.keeps and a.discard is not None else ()
+    return Move(a.seat, a.use, a.card, None if a.default else (a.purchase.left, a.purchase.right), discard)

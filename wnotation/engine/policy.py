@@ -14,7 +14,7 @@ from ..model import deck
 from ..model.catalog import Card, Effect, PlayLastCard, Points, WonderSide
 from .legal import LegalAction, Play, legal_actions, plays, price, price_build
 from .memo import Memo, memo
-from .rules import free_reason, pick_options, seats_to_act
+from .rules import free_reason, pick_options
 from .state import CardInfo, CityState, Game, info, stage_info
 
 
@@ -114,8 +114,6 @@ class GreedyPolicy:
         # The plays of choices(plays(state, seat)) that can be chosen, listed here directly: every build, but only
         # the first stage and the first sale, since every stage is worth the same whatever card it uses, and so is
         # every sale (the others are never priced). The kept plays keep their order, hence the tie-break.
-        if seat not in seats_to_act(state):
-            raise ValueError(f"seat {seat} does not act in the next turn")
         city = state.cities[seat - 1]
         turn = state.turn + 1
         names = city.names
@@ -156,6 +154,8 @@ class GreedyPolicy:
                 facts.append(f)
                 frees.append(None)
         n = len(kinds)
+        if not n:  # an empty hand: the seat does not act (rules.seats_to_act), and has nothing to play
+            raise ValueError(f"seat {seat} does not act in the next turn")
         level = [0] * n  # 0: bound at the coin cost, 1: at least_paid, 2: the priced worth
         priced: list[tuple[LegalAction, ...]] = [()] * n
         last = _LastCard(city, state.hands[seat - 1], stage) if turn == 6 else None
