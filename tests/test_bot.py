@@ -113,6 +113,28 @@ def test_bot_games_exercise_babylon_and_halikarnassos():
     assert kinds["extra"] and kinds["pick"], kinds
 
 
+def test_a_bot_record_is_what_its_pydantic_twin_validates():
+    """The bot builds its Record unvalidated (``record.make``, as the reader does): the twin, which validates a
+    Record built in code, accepts every part of it unchanged, so nothing the validator would refuse or coerce can
+    slip in. Equal, with the same repr, JSON (member order included) and dump; picks, extra turns and stated
+    purchases are among these games."""
+    from wnotation.model.record import Record
+
+    seen = Counter()
+    for players in range(3, 8):
+        for seed, bot in ((players, "greedy"), (50 + players, "random")):
+            record = play_game(players, seed, bot)
+            valid = Record.model_validate(record.model_dump())
+            assert valid == record and repr(valid) == repr(record)
+            assert valid.model_dump_json() == record.model_dump_json()
+            assert valid.model_dump() == record.model_dump()
+            seen["pick"] += any(a.pick is not None for t in record.turns for a in t.actions)
+            seen["bought"] += any(a.purchase is not None for t in record.turns for a in t.actions)
+    record = play_game(7, 3, seats=["greedy", "random", "uniform", "greedy", "random", "uniform", "greedy"])
+    assert Record.model_validate(record.model_dump()) == record
+    assert seen["pick"] and seen["bought"], seen
+
+
 def test_bot_games_survive_the_notation_round_trip():
     from wnotation.notation import parse, write
 

@@ -9,10 +9,11 @@ from wnotation.model import deck
 from wnotation.engine import replay
 from wnotation.engine.bot import play_game
 from wnotation.engine.legal import LegalAction, legal_actions, least_coins, plays, price, priced
-from wnotation.engine.policy import POLICIES, GreedyPolicy, Policy, RandomPolicy, UniformPolicy, choices, estimate
+from wnotation.engine.policy import (POLICIES, GreedyPolicy, Policy, RandomPolicy, UniformPolicy, choices, estimate,
+                                     least_paid)
 from wnotation.engine.bot import draw_wonders
 from wnotation.engine.rules import deal_events
-from wnotation.engine.state import Game, Table, initial
+from wnotation.engine.state import Game, Table, info, initial, stage_info
 
 GAMES = [(players, seed, "greedy" if seed % 2 else "random") for players in (3, 5, 7) for seed in range(4)]
 
@@ -64,6 +65,31 @@ def test_R_COST_COINS__least_coins_bounds_every_pricing_of_a_play():
                 assert a.free is None or least_coins(game, p) == 0
 
 
+def test_R_TRADE__least_paid_bounds_every_pricing_and_refuses_only_the_unaffordable():
+    """The greedy bot's bound asks no trade question: never above the coins of a priced play, and ``-1`` only for a
+    play that pricing finds no purchase for. It must also refuse some (the bot skips them unpriced) and be tighter
+    than the coin cost alone for some."""
+    refused = tighter = 0
+    for game, seat in positions():
+        city = game.cities[seat - 1]
+        for p in plays(game, seat):
+            if p.use == "build":
+                cost, coins = info(p.card).cost, p.card.cost.coins
+            elif p.use == "stage":
+                cost, coins = stage_info(city.wonder, city.stages + 1).cost, city.wonder.stages[city.stages].cost.coins
+            else:
+                continue
+            least = least_paid(game, seat, tuple(cost.items()), coins)
+            got = [a for a in price(game, p) if a.free is None]
+            if least < 0:
+                refused += 1
+                assert not price(game, p) or price(game, p)[0].free is not None
+            for a in got:
+                assert 0 <= least <= a.coins
+            tighter += least > coins
+    assert refused > 100 and tighter > 100, (refused, tighter)
+
+
 def test_a_sale_is_always_priced_and_an_unaffordable_play_is_not():
     found_unaffordable = False
     for game, seat in positions():
@@ -82,6 +108,24 @@ def test_greedy_chooses_what_pricing_every_action_chooses_with_the_same_draws():
         lazy, eager = deck.SplitMix64(k), deck.SplitMix64(k)
         assert GreedyPolicy().choose(game, seat, lazy) == _eager_greedy(game, seat, eager)
         assert lazy.next() == eager.next()  # the same number of draws
+
+
+def test_greedy_refuses_a_seat_that_does_not_act():
+    """The greedy bot tells a seat that does not act by its empty hand: at every position of these games a seat
+    has cards exactly when it acts in the next turn, and the bot refuses one that does not."""
+    from wnotation.engine.rules import seats_to_act
+
+    refused = 0
+    for players, seed, bot in GAMES[:6]:
+        for _, state in replay(play_game(players, seed, bot)):
+            game = Game(state)
+            for seat in range(1, players + 1):
+                assert bool(game.hands[seat - 1]) == (seat in seats_to_act(game))
+                if seat not in seats_to_act(game):
+                    with pytest.raises(ValueError, match="does not act"):
+                        GreedyPolicy().choose(game, seat, deck.SplitMix64(1))
+                    refused += 1
+    assert refused
 
 
 def test_R_BABYLON_N1__the_policies_keep_the_last_card_when_they_may():

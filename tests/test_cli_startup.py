@@ -64,6 +64,13 @@ def test_check_of_one_game_imports_no_pydantic():
     assert _loaded_of("pydantic pydantic_core wnotation.model.record_json", "check", str(GAME)) == "0 []"
 
 
+def test_generate_imports_no_pydantic():
+    """Issue 31 item 4: the bot builds its Record natively, unvalidated (tests/test_bot.py holds it equal to what
+    the twin validates), so generating games imports no pydantic."""
+    assert _loaded_of("pydantic pydantic_core wnotation.model.record_json", "generate", "-p", "7", "-s", "3",
+                      "--bot", "greedy") == "0 []"
+
+
 def test_reading_json_loads_the_records_pydantic_twins(tmp_path):
     """The probe above can see pydantic: reading a JSON record, at the boundary, validates it by the twins."""
     from wnotation.notation import parse, to_json

@@ -43,10 +43,10 @@ def generate(players: int, seed: int, count: int, bot: str, playouts: int | None
         raise click.UsageError(f"--seed {seed} with --count {count} runs past the largest seed, 2^64-1")
     with Progress("generating", count, writes=True) as progress, batch_collection():
         for k in range(count):
-            if k:
-                click.echo()
             # A bot's Record is canonical already, purchases included (tests/test_bot.py: no second replay needed).
-            click.echo(write(play_game(players, seed + k, bot, playouts=playouts or PLAYOUTS)), nl=False)
+            # One write a game, the blank line between games included.
+            text = write(play_game(players, seed + k, bot, playouts=playouts or PLAYOUTS))
+            click.echo("\n" + text if k else text, nl=False)
             progress.advance()
 
 

@@ -8,13 +8,13 @@ Python's :mod:`random`, so a seed gives the same game on every platform.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from typing import Final, Literal, Sequence
 
 from ..model import deck, record
+from ..model.record import NO_ANNOTATION, make, new_action, new_turn
 from ..model.catalog import Card, WonderSide, load
-from .legal import LegalAction, Play, price
+from .legal import LegalAction, Play, as_move, price
 from .policy import POLICIES, Policy
-from .playout import as_move
 from .search import PLAYOUTS, SearchPolicy
 from .rules import Play as Move
 from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
@@ -54,13 +54,23 @@ def _stated(game: Game, a: LegalAction) -> bool:
     return len(price(game, Play(a.seat, a.use, a.card))) > 1
 
 
-def _action(play: Move, a: LegalAction, discard: Card | None, stated: bool) -> dict[str, Any]:
+def _action(play: Move, a: LegalAction, discard: Card | None, stated: bool) -> record.Action:
+    """The Record's action of ``a`` played as ``play``, built unvalidated (:func:`~wnotation.model.record.make`, as
+    the reader builds its own): the engine made every value itself, and ``tests/test_bot.py`` holds a bot's Record
+    equal to the one its pydantic twin validates."""
     purchase = None
     if stated:
         # the Record keeps each side's units sorted by name
-        purchase = record.Purchase(left=tuple(sorted(a.purchase.left)), right=tuple(sorted(a.purchase.right)))
-    return {"seat": play.seat, "use": a.use, "card": a.card.name, "purchase": purchase,
-            "discard": discard.name if discard is not None else None}
+        purchase = make(record.StatedPurchase, {"left": tuple(sorted(a.purchase.left)),
+                                                "right": tuple(sorted(a.purchase.right))})
+    return new_action(play.seat, a.use, a.card.name, purchase, discard.name if discard is not None else None, None,
+                      NO_ANNOTATION, None)
+
+
+#: The score sheet's fields a bot's Record states for each seat, and those it leaves out (the expansions').
+_STATED_RESULTS: Final = ("military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total",
+                          "coins", "rank")
+_UNSTATED_RESULTS: Final = ("cities", "leaders", "armada", "edifice", "tablets", "compasses", "gears", "span")
 
 
 def policy_of(bot: str, playouts: int = PLAYOUTS) -> Policy:
@@ -106,11 +116,11 @@ def play_game(players: int, seed: int, bot: str = "random",
     for age in (1, 2, 3):
         for e in deal_events(age, dealt.hands[age - 1]):
             game.apply(e)
-        sixth: dict[int, dict[str, Any]] = {}
+        sixth: dict[int, record.Action] = {}
         while seats_to_act(game):
             turn = game.turn + 1
             plays: list[Move] = []
-            actions: dict[int, dict[str, Any]] = {}
+            actions: dict[int, record.Action] = {}
             for seat in seats_to_act(game):
                 a = policies[seat - 1].choose(game, seat, rng)
                 play = as_move(game, a)
@@ -123,35 +133,49 @@ def play_game(players: int, seed: int, bot: str = "random",
                 _picks(game, actions, policies, rng)
             if turn == 6:
                 sixth = actions
-            turns.append(record.Turn(age=age, number=turn,
-                                     actions=tuple(record.Action(**actions[s]) for s in sorted(actions))))
+            turns.append(new_turn(age, turn, tuple(actions[s] for s in sorted(actions)), NO_ANNOTATION, (), None))
         if picks_owed(game):
             _picks(game, sixth, policies, rng)
             k = next(i for i in range(len(turns) - 1, -1, -1) if turns[i].number == 6)
-            turns[k] = record.Turn(age=age, number=6,
-                                   actions=tuple(record.Action(**sixth[s]) for s in sorted(sixth)))
+            turns[k] = new_turn(age, 6, tuple(sixth[s] for s in sorted(sixth)), NO_ANNOTATION, (), None)
         for e in end_age(game):
             game.apply(e)
     sheet = score([CityView(c.buildings, c.wonder, c.stages, c.coins, c.tokens) for c in game.cities])
-    return record.Record(
-        seats=tuple(record.Seat(name=table.names[k], wonder=w.name, side=_side(w)) for k, w in enumerate(sides)),
-        guilds=tuple(g.name for g in dealt.guilds),
-        seed=record.Seed(algorithm=deck.SHUFFLE_ALGORITHM, value=seed),
-        tags=(record.Tag(name="Event", value=f"wnotation bot game ({bot if seats is None else ', '.join(names)})"),),
-        turns=tuple(turns),
-        results=tuple(record.SeatResult(seat=ln.seat, **{f: getattr(ln, f) for f in (
-            "military", "treasury", "wonder", "civilian", "commercial", "guilds", "science", "total", "coins",
-            "rank")}) for ln in sheet.lines),
-    )
+    event = f"wnotation bot game ({bot if seats is None else ', '.join(names)})"
+    # Built unvalidated, as the reader builds its Records (every value is the engine's own; tests/test_bot.py holds
+    # the Record equal to the one the pydantic twin validates): the fields in the Record's order, so that JSON
+    # writes its members as for a Record validated in code.
+    unstated = dict.fromkeys(_UNSTATED_RESULTS)
+    return make(record.Record, {
+        "format": record.FORMAT_VERSION,
+        "edition": record.EDITION,
+        "date": None,
+        "expansions": (),
+        "seats": tuple(make(record.Seat, {"name": table.names[k], "wonder": w.name, "side": _side(w), "span": None})
+                       for k, w in enumerate(sides)),
+        "tags": (make(record.Tag, {"name": "Event", "value": event, "span": None}),),
+        "guilds": tuple(g.name for g in dealt.guilds),
+        "seed": make(record.Seed, {"algorithm": deck.SHUFFLE_ALGORITHM, "value": seed}),
+        "deals": (),
+        "turns": tuple(turns),
+        "results": tuple(make(record.SeatResult, {"seat": ln.seat, **{f: getattr(ln, f) for f in _STATED_RESULTS},
+                                                  **unstated}) for ln in sheet.lines),
+        "annotation": NO_ANNOTATION,
+        "span": None,
+        "start": None,
+    })
 
 
-def _picks(game: Game, actions: dict[int, dict[str, Any]], policies: Sequence[Policy], rng: deck.SplitMix64) -> None:
+def _picks(game: Game, actions: dict[int, record.Action], policies: Sequence[Policy], rng: deck.SplitMix64) -> None:
     """Choose and resolve the builds from the discard pile owed in ``game``; note them in ``actions``."""
     choices: dict[int, tuple[str | None, ...]] = {}
     for seat in picks_owed(game):
         card = policies[seat - 1].pick(game, seat, rng)
         name = card.name if card is not None else None
         choices[seat] = (name,)
-        actions[seat]["pick"] = record.Pick(card=name)
+        a = actions[seat]
+        actions[seat] = new_action(a.seat, a.use, a.card, a.purchase, a.discard,
+                                   make(record.Pick, {"card": name, "annotation": NO_ANNOTATION, "span": None}),
+                                   NO_ANNOTATION, None)
     _, findings = play_picks(game, choices, game.address)
     assert not findings, findings

@@ -11,6 +11,7 @@ from typing import Final, Mapping, Sequence
 
 from ..model.catalog import Card, PlayLastCard
 from .payment import NO_PURCHASE, cheapest_for
+from .rules import Play as Move
 from .rules import free_reason, seats_to_act
 from .state import CityState, Game, State, info, stage_info
 from .trade import Purchase
@@ -210,15 +211,21 @@ def price(game: Game, play: Play) -> tuple[LegalAction, ...]:
         return (LegalAction(seat, "sell", card, NO_PURCHASE, 0, None, True, play.keeps, play.discard),)
     city = game.cities[seat - 1]
     if use == "build":
-        free = free_reason(game, city, card, game.turn + 1)
-        if free is not None:
-            return (LegalAction(seat, "build", card, NO_PURCHASE, 0, free, True, play.keeps, play.discard),)
-        options = _options(game, seat, info(card).cost, card.cost.coins)
-    else:
-        n = city.stages + 1
-        options = _options(game, seat, stage_info(city.wonder, n).cost, city.wonder.stages[n - 1].cost.coins)
+        return price_build(game, play, free_reason(game, city, card, game.turn + 1))
+    n = city.stages + 1
+    options = _options(game, seat, stage_info(city.wonder, n).cost, city.wonder.stages[n - 1].cost.coins)
     return tuple(LegalAction(seat, use, card, p, coins, None, default, play.keeps, play.discard)
                  for p, coins, default in options)
+
+
+def price_build(game: Game, play: Play, free: str | None) -> tuple[LegalAction, ...]:
+    """:func:`price` of the build ``play``, whose card is free for ``free`` (``free_reason``'s answer for the
+    seat's city on the next turn, which a caller that asked already passes on rather than asking again)."""
+    seat, card = play.seat, play.card
+    if free is not None:
+        return (LegalAction(seat, "build", card, NO_PURCHASE, 0, free, True, play.keeps, play.discard),)
+    return tuple(LegalAction(seat, "build", card, p, coins, None, default, play.keeps, play.discard)
+                 for p, coins, default in _options(game, seat, info(card).cost, card.cost.coins))
 
 
 def priced(game: Game, options: Sequence[Play]) -> tuple[LegalAction, ...]:
@@ -242,3 +249,9 @@ def _last_card(city: CityState, hand: tuple[Card | None, ...], plays: list[Legal
         rest.remove(a.card)
         out.append(a.discarding(rest[0]) if len(rest) == 1 else a)
     return tuple(out)
+
+
+def as_move(game: Game, a: LegalAction) -> Move:
+    """``a`` as the play ``play_turn`` takes: its purchase when not the default, turn 6's discard (R-LAST)."""
+    discard = (a.discard,) if game.turn == 5 and not a.keeps and a.discard is not None else ()
+    return Move(a.seat, a.use, a.card, None if a.default else (a.purchase.left, a.purchase.right), discard)

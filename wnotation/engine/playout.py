@@ -13,9 +13,9 @@ from typing import Protocol, Sequence
 
 from ..model import deck
 from ..model.catalog import load
-from .legal import LegalAction
+from .legal import as_move as as_move  # as_move: compiled with legal, re-exported here
 from .policy import Policy
-from .rules import Play, deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
+from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .state import Game
 
 
@@ -49,12 +49,6 @@ class Shared:
 
     def pick(self, age: int, turn: int, seat: int) -> deck.SplitMix64:
         return self.rng
-
-
-def as_move(game: Game, a: LegalAction) -> Play:
-    """``a`` as the play ``play_turn`` takes: its purchase when not the default, turn 6's discard (R-LAST)."""
-    discard = (a.discard,) if game.turn == 5 and not a.keeps and a.discard is not None else ()
-    return Play(a.seat, a.use, a.card, None if a.default else (a.purchase.left, a.purchase.right), discard)
 
 
 def guilds_of(game: Game, rng: deck.SplitMix64) -> tuple[str, ...]:

@@ -254,7 +254,6 @@ def format_action(action: Action, seat: str | None = None) -> str:
     """One action in canonical form, e.g. ``stage ? (L clay), discard Altar, pick Temple !``; ``seat``
     is written as a ``Name:`` prefix (the extra turn's)."""
     a: Annotation = action.annotation
-    parts = [_comment(c) for c in a.before]
     main = "" if seat is None else f"{seat}: "
     if action.use != "build":
         main += action.use + " "
@@ -265,9 +264,13 @@ def format_action(action: Action, seat: str | None = None) -> str:
         main += " " + a.glyph
     if action.discard is not None:
         main += ", discard " + action.discard
-    parts.append(main)
-    parts.extend(_notes(None, a.tags, a.after))
-    text = " ".join(parts)
+    if a.before or a.tags or a.after:
+        parts = [_comment(c) for c in a.before]
+        parts.append(main)
+        parts.extend(_notes(None, a.tags, a.after))
+        text = " ".join(parts)
+    else:  # no comment nor tag: the action alone (a generated game's every action)
+        text = main
     pick = action.pick
     if pick is not None:
         p = pick.annotation
