@@ -104,12 +104,48 @@ def test_routes_agree_on_the_replays(path):
 
 
 @pytest.mark.parametrize("line", [
-    "game !", "{ c }", "[%k v]", "I.1 Lumber Yard { c } | sell ? | stage ?", "I.1 Lumber Yard | sell ? | stage ? // !",
+    "game !", "I.1 Lumber Yard { c } | sell ? | stage ?", "I.1 Lumber Yard | sell ? | stage ? // !",
     "I.1 Lumber Yard | sell ?, pick { c } Altar | stage ?",
 ])
 def test_fast_route_leaves_annotations_to_lark(line):
     fast, lark = both_routes(HEADER + line)
     assert fast is None and lark == parse(HEADER + line)
+
+
+_NOTE_TEXT = st.text(st.sampled_from("ab }{]\\\n\t["), max_size=12)
+_NOTE = st.one_of(_NOTE_TEXT.map(lambda t: "{" + t.replace("\\", "\\\\").replace("}", "\\}") + "}"),
+                  st.tuples(st.sampled_from(["k", "note", "a-b_1"]), _NOTE_TEXT).map(
+                      lambda kv: f"[%{kv[0]} " + kv[1].replace("\\", "\\\\").replace("]", "\\]") + "]"),
+                  _NOTE_TEXT.map(lambda t: "{" + t + "}"))  # escapes or none: some are broken, or end early
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.lists(_NOTE, min_size=1, max_size=3), st.sampled_from(["", " ", "\t  "]),
+                          st.sampled_from(["\n", "\n\n", "\n \n", "\r\n", "\r\n\r\n"]),
+                          st.booleans()), max_size=5),
+       st.sampled_from(["\n", "\r\n"]))
+def test_comment_lines_are_read_by_the_fast_route_as_lark_reads_them(lines, end):
+    """Comment lines (comments with escapes, braces and line ends inside, ``[%tags]``, blanks, blank lines, CRLF)
+    before turns and after the last: the fast route reads them (it declines a game only where Lark fails), and its
+    Record, spans included, is Lark's."""
+    body = "".join(" ".join(notes) + blanks + ends + (I1.replace("\n", end) if turn else "")
+                   for notes, blanks, ends, turn in lines)
+    text = HEADER.replace("\n", end) + body + I1.replace("\n", end)
+    try:
+        lark = lark_route(text, 3, 40)
+    except NotationError:
+        assert fast_route(text, 3, 40) is None
+        return
+    assert_same(fast_route(text, 3, 40), lark)
+
+
+def test_a_huge_comment_line_is_read_by_the_fast_route():
+    comment = "{ " + "lorem \\} ipsum\n" * 2000 + " }  [%note " + "x" * 30_000 + "] { y }"
+    text = HEADER + comment + "\n" + I1 + comment + "\n\n"
+    fast, lark = both_routes(text)
+    assert_same(fast, lark)
+    assert fast.turns[0].annotation.before[0] == "lorem } ipsum\n" * 2000
+    assert fast.annotation.tags == (("note", "x" * 30_000),)
 
 
 @pytest.mark.parametrize("lines", [
