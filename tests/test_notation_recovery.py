@@ -255,3 +255,23 @@ def test_recovery_lines_of_many_strides():
     held = recovery._Lines("\n".join(lines))
     assert [held.line(k) for k in (999, 0, 64, 63, 640, 129)] == [lines[k] for k in (999, 0, 64, 63, 640, 129)]
     assert all(held.line(k) == line for k, line in enumerate(lines))
+
+
+def _in_header_by_lines(text: str, start: int) -> bool:
+    """Whether no line of ``text[:start]`` is a body line, by splitting its lines (what the diagnosis did)."""
+    for line in text[:start].split("\n"):
+        s = line.strip()
+        if s and not s.startswith("[") and not s.startswith('"'):
+            return False
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.sampled_from(' \t\n\r\x0b\x85\u2028["{}x\\'), max_size=40), st.integers(0, 45))
+def test_the_diagnosis_finds_body_lines_as_a_split_of_its_lines_does(text, upto):
+    """The diagnosis of a syntax error tells the header from the body by a search in the text, not a list of its
+    lines: the same answer as the split, on any text (blanks of every kind, tags, strings, comments)."""
+    from wnotation.notation import diagnose
+
+    start, in_header = diagnose._logical_lines(text, min(upto, len(text)))
+    assert in_header == _in_header_by_lines(text, start)
