@@ -115,7 +115,17 @@ _RESULT_GROUPS: Final[int] = len(BASE_RESULT_FIELDS) + 1
 
 def read_body(g: Game, pos: int, line: int) -> Record | None:
     """The game of ``g``, whose tags are read (:func:`lex_header`, ``header.read_header``), read by the fast
-    route from its body at ``pos`` (after ``line`` line ends) on; ``None`` when Lark must read it."""
+    route from its body at ``pos`` (after ``line`` line ends) on; ``None`` when Lark must read it, and then the
+    turns and notes read so far are dropped (a huge comment already sliced is not held while Lark reads the game
+    again)."""
+    record = _read_body(g, pos, line)
+    if record is None:
+        g.turns.clear()
+        g.pending.clear()
+    return record
+
+
+def _read_body(g: Game, pos: int, line: int) -> Record | None:
     r = _regexes()
     try:
         text = g.text
