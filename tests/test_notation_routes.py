@@ -375,3 +375,18 @@ def test_routes_agree_on_non_canonical_layouts(which, rnd, comments, labels):
         assert lark == parse(canonical)
     if not (comments or labels):
         assert_same(fast_route(text, 4, 30), lark)
+
+
+def test_a_declined_game_holds_nothing_read_before_lark_reads_it():
+    """The fast route drops the turns and notes it read of a game it then declines (Lark reads it again): a huge
+    comment already taken from the text is not held twice while Lark reads it."""
+    from wnotation.notation.errors import Origin
+    from wnotation.notation.reader import build, fast_route as fast
+    from wnotation.notation.reader.header import read_header
+
+    text = HEADER + "{ c }\n" + I1 + "{ d }\nI.2 Lumbr Yard | sell ? | stage ?\n"
+    g = build.Game(text, Origin("<t>"))
+    entries, pos, line = fast.lex_header(text)
+    read_header(g, entries)
+    assert fast.read_body(g, pos, line) is None
+    assert g.turns == [] and g.pending == []
