@@ -11,7 +11,8 @@ the limit, and 1 MB comments).
 one line and over many short lines, written to a file: the resident memory ``read_games(path)`` adds, held after
 reading and at its peak (``/proc/self/statm`` and ``VmHWM``, a fresh process each), the same by tracemalloc (what
 Python holds, which the C allocator may keep resident after it is freed), and the peak RSS and CPU of
-``python -m wnotation check FILE`` (``/usr/bin/time``) less that of a one-game file, per input byte.
+``python -m wnotation check FILE`` (``/usr/bin/time``) less that of a one-game file, per input byte, and of the
+same file with a broken turn line at its end (the error, and the search for further ones).
 Run: ``python benchmarks/bench_memory_limits.py [--mb 12.5] [--huge-mb 20]``.
 """
 
@@ -90,6 +91,7 @@ else:
 print(json.dumps({"held": held, "peak": peak, "read": type(games[0]).__name__}))
 """
 TAIL = "I.1 Lumber Yard | sell ? | stage ?\n"
+BROKEN = "I.2 Lumbr Yard | sell ? | stage ?\n"  # a misspelt card: the check finds it, then seeks further errors
 
 
 def check_rss(path: str) -> tuple[int, float]:
@@ -126,6 +128,11 @@ def huge(mb: float) -> None:
             peak, cpu = check_rss(path)
             print(f"{name:30} {n:>12,} {r['rss']['held'] / n:>9.2f} / {r['rss']['peak'] / n:<7.2f}"
                   f" {r['trace']['held'] / n:>11.2f} / {r['trace']['peak'] / n:<8.2f} {(peak - base) / n:>11.2f}"
+                  f" {peak / 2**20:>10.1f} {cpu:>6.2f}")
+            with open(path, "a") as f:
+                f.write(BROKEN)
+            peak, cpu = check_rss(path)
+            print(f"{'  ... and a broken last line':30} {n + len(BROKEN):>12,} {'':>42} {(peak - base) / n:>11.2f}"
                   f" {peak / 2**20:>10.1f} {cpu:>6.2f}")
         print(f"(a one-game check: {base / 2**20:.1f} MiB)")
 

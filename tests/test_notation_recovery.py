@@ -229,3 +229,49 @@ def test_a_syntax_error_carries_no_lark_exception_as_its_context():
 
     first = _first_error(EIGHT)
     assert not [c for e in first.errors for c in chain(e) if isinstance(c, LarkError)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(st.sampled_from("ab \t{"), max_size=4), min_size=1, max_size=300),
+       st.dictionaries(st.integers(0, 299), st.text(st.sampled_from("xy "), max_size=5), max_size=4))
+def test_recovery_lines_are_the_split_lines(lines, changes):
+    """The recovery's lines of a text (held once, sliced by offset) are ``text.split("\\n")``: each line, where it
+    starts, the first lines, and the text with some lines replaced and its length."""
+    text = "\n".join(lines)
+    held = recovery._Lines(text)
+    assert held.count == len(lines)
+    for k in {0, len(lines) - 1, *range(0, len(lines), 7), *(k % len(lines) for k in changes)}:
+        assert held.line(k) == lines[k]
+        assert held.start(k) == sum(len(line) + 1 for line in lines[:k])
+    assert list(held.first(len(lines) + 2)) == lines and list(held.first(3)) == lines[:3]
+    replaced = {k % len(lines): line for k, line in changes.items()}
+    current = [replaced.get(k, line) for k, line in enumerate(lines)]
+    assert held.joined(replaced) == "\n".join(current)
+    assert held.joined_length(replaced) == len("\n".join(current))
+
+
+def test_recovery_lines_of_many_strides():
+    lines = [f"{k} " * (k % 5) for k in range(1000)]
+    held = recovery._Lines("\n".join(lines))
+    assert [held.line(k) for k in (999, 0, 64, 63, 640, 129)] == [lines[k] for k in (999, 0, 64, 63, 640, 129)]
+    assert all(held.line(k) == line for k, line in enumerate(lines))
+
+
+def _in_header_by_lines(text: str, start: int) -> bool:
+    """Whether no line of ``text[:start]`` is a body line, by splitting its lines (what the diagnosis did)."""
+    for line in text[:start].split("\n"):
+        s = line.strip()
+        if s and not s.startswith("[") and not s.startswith('"'):
+            return False
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.sampled_from(' \t\n\r\x0b\x85\u2028["{}x\\'), max_size=40), st.integers(0, 45))
+def test_the_diagnosis_finds_body_lines_as_a_split_of_its_lines_does(text, upto):
+    """The diagnosis of a syntax error tells the header from the body by a search in the text, not a list of its
+    lines: the same answer as the split, on any text (blanks of every kind, tags, strings, comments)."""
+    from wnotation.notation import diagnose
+
+    start, in_header = diagnose._logical_lines(text, min(upto, len(text)))
+    assert in_header == _in_header_by_lines(text, start)

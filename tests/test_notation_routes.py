@@ -104,12 +104,48 @@ def test_routes_agree_on_the_replays(path):
 
 
 @pytest.mark.parametrize("line", [
-    "game !", "{ c }", "[%k v]", "I.1 Lumber Yard { c } | sell ? | stage ?", "I.1 Lumber Yard | sell ? | stage ? // !",
+    "game !", "I.1 Lumber Yard { c } | sell ? | stage ?", "I.1 Lumber Yard | sell ? | stage ? // !",
     "I.1 Lumber Yard | sell ?, pick { c } Altar | stage ?",
 ])
 def test_fast_route_leaves_annotations_to_lark(line):
     fast, lark = both_routes(HEADER + line)
     assert fast is None and lark == parse(HEADER + line)
+
+
+_NOTE_TEXT = st.text(st.sampled_from("ab }{]\\\n\t["), max_size=12)
+_NOTE = st.one_of(_NOTE_TEXT.map(lambda t: "{" + t.replace("\\", "\\\\").replace("}", "\\}") + "}"),
+                  st.tuples(st.sampled_from(["k", "note", "a-b_1"]), _NOTE_TEXT).map(
+                      lambda kv: f"[%{kv[0]} " + kv[1].replace("\\", "\\\\").replace("]", "\\]") + "]"),
+                  _NOTE_TEXT.map(lambda t: "{" + t + "}"))  # escapes or none: some are broken, or end early
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.lists(_NOTE, min_size=1, max_size=3), st.sampled_from(["", " ", "\t  "]),
+                          st.sampled_from(["\n", "\n\n", "\n \n", "\r\n", "\r\n\r\n"]),
+                          st.booleans()), max_size=5),
+       st.sampled_from(["\n", "\r\n"]))
+def test_comment_lines_are_read_by_the_fast_route_as_lark_reads_them(lines, end):
+    """Comment lines (comments with escapes, braces and line ends inside, ``[%tags]``, blanks, blank lines, CRLF)
+    before turns and after the last: the fast route reads them (it declines a game only where Lark fails), and its
+    Record, spans included, is Lark's."""
+    body = "".join(" ".join(notes) + blanks + ends + (I1.replace("\n", end) if turn else "")
+                   for notes, blanks, ends, turn in lines)
+    text = HEADER.replace("\n", end) + body + I1.replace("\n", end)
+    try:
+        lark = lark_route(text, 3, 40)
+    except NotationError:
+        assert fast_route(text, 3, 40) is None
+        return
+    assert_same(fast_route(text, 3, 40), lark)
+
+
+def test_a_huge_comment_line_is_read_by_the_fast_route():
+    comment = "{ " + "lorem \\} ipsum\n" * 2000 + " }  [%note " + "x" * 30_000 + "] { y }"
+    text = HEADER + comment + "\n" + I1 + comment + "\n\n"
+    fast, lark = both_routes(text)
+    assert_same(fast, lark)
+    assert fast.turns[0].annotation.before[0] == "lorem } ipsum\n" * 2000
+    assert fast.annotation.tags == (("note", "x" * 30_000),)
 
 
 @pytest.mark.parametrize("lines", [
@@ -339,3 +375,18 @@ def test_routes_agree_on_non_canonical_layouts(which, rnd, comments, labels):
         assert lark == parse(canonical)
     if not (comments or labels):
         assert_same(fast_route(text, 4, 30), lark)
+
+
+def test_a_declined_game_holds_nothing_read_before_lark_reads_it():
+    """The fast route drops the turns and notes it read of a game it then declines (Lark reads it again): a huge
+    comment already taken from the text is not held twice while Lark reads it."""
+    from wnotation.notation.errors import Origin
+    from wnotation.notation.reader import build, fast_route as fast
+    from wnotation.notation.reader.header import read_header
+
+    text = HEADER + "{ c }\n" + I1 + "{ d }\nI.2 Lumbr Yard | sell ? | stage ?\n"
+    g = build.Game(text, Origin("<t>"))
+    entries, pos, line = fast.lex_header(text)
+    read_header(g, entries)
+    assert fast.read_body(g, pos, line) is None
+    assert g.turns == [] and g.pending == []

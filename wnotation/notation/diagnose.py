@@ -44,6 +44,8 @@ _KEYWORD = re.compile(r"(?i:game|result)(?![A-Za-z0-9_])")
 _SKIP = re.compile(
     r"\{[^}\\]*(?:\\[\s\S][^}\\]*)*\}|\[%[^\]\\]*(?:\\[\s\S][^\]\\]*)*\]|\"[^\"\\\n]*(?:\\[^\n][^\"\\\n]*)*\"|[^{\[\"\n]+|[\s\S]"
 )
+#: A line that is not blank and starts (past its blanks) with neither "[" nor '"': a body line.
+_BODY_LINE = re.compile(r"^[^\S\n]*[^\s\[\"]", re.MULTILINE)
 RESOURCES = _vocabulary.RESOURCES
 CATEGORIES = _vocabulary.LINE_FIELDS  # the words a result line may state
 _ANNOTATION = ("a comment", "a [%tag]")
@@ -560,7 +562,7 @@ def _logical_lines(text: str, upto: int) -> tuple[int, bool]:
     while pos < len(text) and pos <= upto:
         m = _SKIP.match(text, pos)
         assert m is not None
-        if m.group() == "\n":
+        if text[pos] == "\n":  # the match is the line end itself (a comment's is not: it starts with "{")
             if pos >= upto:
                 break
             line_start = pos + 1
@@ -568,12 +570,10 @@ def _logical_lines(text: str, upto: int) -> tuple[int, bool]:
         if pos > upto:
             break
     start = line_start
-    prefix = text[:start]
-    for line in prefix.split("\n"):
-        s = line.strip()
-        if s and not s.startswith("[") and not s.startswith('"'):
-            in_header = False
-            break
+    # a line before it whose first character past its blanks (``str.strip``'s, which ``\\s`` matches) is not "["
+    # or '"': found in the text itself, not in a copy of its lines (a huge game's error was 2 copies more)
+    if _BODY_LINE.search(text, 0, start) is not None:
+        in_header = False
     return start, in_header
 
 

@@ -130,10 +130,11 @@ def escape(text: str, closer: str) -> str:
     return text.replace("\\", "\\\\").replace(closer, "\\" + closer)
 
 
-def comment_text(raw: str) -> str:
-    """The text of a ``{…}`` token: unescaped, minus one padding space after ``{`` and before ``}``. Sliced once: a
-    huge comment is copied once, not once per padding space."""
-    start, end = 1, len(raw) - 1
+def comment_text(raw: str, start: int = 0, end: int = -1) -> str:
+    """The text of a ``{…}`` token (``raw``, or ``raw[start:end]``: a comment in a game's text, whose token is not
+    copied): unescaped, minus one padding space after ``{`` and before ``}``. Sliced once: a huge comment is copied
+    once, not once per padding space (twice, briefly, when it holds a backslash)."""
+    start, end = start + 1, (len(raw) if end < 0 else end) - 1
     if start < end and raw[start] == " ":
         start += 1
     if start < end and raw[end - 1] == " ":
@@ -146,12 +147,13 @@ def write_comment(text: str) -> str:
     return "{ " + escape(text, "}") + " }"
 
 
-def atag_pair(raw: str) -> tuple[str, str]:
-    """``[%key value]`` → ``(key, value)``: the value is everything after the one separating blank, sliced once
-    from ``raw``."""
-    m = ATAG_KEY_RE.match(raw, 2, len(raw) - 1)
-    assert m is not None, raw  # the token matched ATAG
-    return m.group(), unescape(raw[m.end() + 1 : len(raw) - 1], "]")
+def atag_pair(raw: str, start: int = 0, end: int = -1) -> tuple[str, str]:
+    """``[%key value]`` (``raw``, or ``raw[start:end]``) → ``(key, value)``: the value is everything after the one
+    separating blank, sliced once from ``raw``."""
+    end = len(raw) if end < 0 else end
+    m = ATAG_KEY_RE.match(raw, start + 2, end - 1)
+    assert m is not None, raw[start:end]  # the token matched ATAG
+    return m.group(), unescape(raw[m.end() + 1 : end - 1], "]")
 
 
 def write_atag(key: str, value: str) -> str:

@@ -72,12 +72,18 @@ GLYPH_ANNOTATIONS: Final[dict[str, Annotation]] = {
 }
 
 
-def add_note(raw: str, comments: list[str], tags: list[tuple[str, str]]) -> None:
-    """A ``{comment}`` or ``[%key value]`` as written, added to ``comments`` or ``tags``."""
-    if raw[0] == "{":
-        comments.append(lexical.comment_text(raw))
+def add_note(raw: str, comments: list[str], tags: list[tuple[str, str]], start: int = 0, end: int = -1) -> None:
+    """A ``{comment}`` or ``[%key value]`` as written (``raw``, or ``raw[start:end]``: a note in the game's text,
+    sliced from it once), added to ``comments`` or ``tags``."""
+    if raw[start] == "{":
+        comments.append(lexical.comment_text(raw, start, end))
     else:
-        tags.append(lexical.atag_pair(raw))
+        tags.append(lexical.atag_pair(raw, start, end))
+
+
+#: A note of a comment line waiting for the next turn: ``(source, start, end)``, the note being
+#: ``source[start:end]``: the Lark route's token whole, or the fast route's bounds in the game's text (no copy).
+PendingNote = tuple[str, int, int]
 
 
 # --- per-game state ----------------------------------------------------------------------------------------------
@@ -112,7 +118,7 @@ class Game:
         self.line = self.main  # the line of play turn lines go to: the innermost open variation, or the main line
         self.results: list[SeatResult] = []
         self.result_seats: set[int] = set()
-        self.pending: list[str] = []  # notes of comment lines, as written, waiting for the next turn
+        self.pending: list[PendingNote] = []  # notes of comment lines, as written, waiting for the next turn
         self.game_line = False
         self.game_annotation = NO_ANNOTATION
 
@@ -439,8 +445,8 @@ def end_turn(g: Game, label: str, at: int, line: int, column: int, age: int, num
         built.append(action)
     before: list[str] = []
     tags: list[tuple[str, str]] = []
-    for raw in g.pending:
-        add_note(raw, before, tags)
+    for raw, start, end in g.pending:
+        add_note(raw, before, tags, start, end)
     g.pending = []
     after: list[str] = []
     glyph = None
@@ -476,7 +482,7 @@ def open_variation(g: Game, at: int, line: int, column: int, notes: Sequence[str
         raise g.error(StructureError, f"this variation would be nested {parent.depth + 1} deep: variations nest at "
                       f"most {MAX_VARIATION_DEPTH} deep (close one with ')' first)", at, rule="variation")
     g.line = Line(parent, at, line, column)
-    g.pending.extend(notes)
+    g.pending.extend([(raw, 0, len(raw)) for raw in notes])
 
 
 def close_variation(g: Game, at: int) -> None:
@@ -561,8 +567,8 @@ def finish(g: Game) -> Record:
     after: list[str] = []
     ga = g.game_annotation
     tags = list(ga.tags)
-    for raw in g.pending:
-        add_note(raw, after, tags)
+    for raw, start, end in g.pending:
+        add_note(raw, after, tags, start, end)
     h = g.header
     return make(Record, {
         **{field: h[field] for field in FIELDS},

@@ -55,6 +55,10 @@ class _Regexes:
         pairs = "".join(rf" {field} (-?[0-9]{{1,{MAX_DIGITS}}})" for field in BASE_RESULT_FIELDS)
         self.canonical_result = re.compile(rf"result[ \t]*({lexical.SEAT_REF})[ \t]*:{pairs}{nl}")
         self.blanks = re.compile(r"[ \t]*")
+        # a comment line's notes, one match each with the blanks after it (Lark's lexer on such a line tries
+        # COMMENT and ATAG alone, which start with different characters), then the line's end
+        self.note = re.compile(rf"((?>{term('COMMENT')}|{term('ATAG')}))[ \t]*")
+        self.line_end = re.compile(r"(?:\n[ \t]*)+")
 
 
 _instance: Final[list[_Regexes]] = []
@@ -111,7 +115,17 @@ _RESULT_GROUPS: Final[int] = len(BASE_RESULT_FIELDS) + 1
 
 def read_body(g: Game, pos: int, line: int) -> Record | None:
     """The game of ``g``, whose tags are read (:func:`lex_header`, ``header.read_header``), read by the fast
-    route from its body at ``pos`` (after ``line`` line ends) on; ``None`` when Lark must read it."""
+    route from its body at ``pos`` (after ``line`` line ends) on; ``None`` when Lark must read it, and then the
+    turns and notes read so far are dropped (a huge comment already sliced is not held while Lark reads the game
+    again)."""
+    record = _read_body(g, pos, line)
+    if record is None:
+        g.turns.clear()
+        g.pending.clear()
+    return record
+
+
+def _read_body(g: Game, pos: int, line: int) -> Record | None:
     r = _regexes()
     try:
         text = g.text
@@ -143,6 +157,11 @@ def read_body(g: Game, pos: int, line: int) -> Record | None:
                         return None
                     build.result(g, m.group(2), m.start(2), line, column, pos)
                     tail = m.end(2)
+            elif c == "{" or (c == "[" and text.startswith("[%", pos)):
+                tail = pos
+                m = _notes(g, r, text, pos)
+                if m is None:
+                    return None
             else:
                 return None
             # the match ends with the blanks and line ends after its last token, up to the next line's first one
@@ -152,6 +171,22 @@ def read_body(g: Game, pos: int, line: int) -> Record | None:
         return build.finish(g)
     except (Decline, NotationError):
         return None
+
+
+def _notes(g: Game, r: _Regexes, text: str, pos: int) -> re.Match[str] | None:
+    """A comment line at ``pos``: its notes kept by their bounds in ``text`` for the next turn (a huge comment is
+    sliced from the game's text once, when the turn or the game is built: no token is copied); the match of its
+    line end, ``None`` when the line holds anything else."""
+    note_match = r.note.match
+    pending = g.pending
+    while True:
+        m = note_match(text, pos)
+        if m is None:
+            return None
+        pos = m.end()
+        pending.append((text, m.start(), m.end(1)))
+        if pos == len(text) or (text[pos] != "{" and not text.startswith("[%", pos)):
+            return r.line_end.match(text, pos)
 
 
 def _turn(g: Game, m: re.Match[str], line: int, line_start: int) -> None:

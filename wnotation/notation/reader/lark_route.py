@@ -71,7 +71,7 @@ class _Transformer(Transformer[Any, Any]):
         read_header(g, [_entry(g.text, tag) for tag in tags])
 
     def notes(self, children: list[Token]) -> None:
-        _STATE.get().pending.extend(tok.value for tok in children)
+        _STATE.get().pending.extend([(tok.value, 0, len(tok.value)) for tok in children])
 
     def game(self, children: list[Any]) -> None:
         glyph = None

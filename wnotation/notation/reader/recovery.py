@@ -22,7 +22,9 @@ others in :attr:`~wnotation.notation.NotationError.errors`, searched when first 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from typing import Final
 
 from .. import lexical
 from ..errors import NotationError, Origin
@@ -49,17 +51,83 @@ _LABEL_RE = re.compile(lexical.TERMINALS["LABEL"])
 _CLOSERS_RE = re.compile(r"(?:[ \t]*\))+[ \t]*$")
 
 
-def body_line(lines: list[str]) -> int:
+class _Lines:
+    """A game's lines as ``text.split("\\n")`` gives them, without a string per line: the text held (it is the
+    reader's), a line sliced when it is asked for. Where a line starts is found by one regular-expression match per
+    :data:`_STRIDE` lines from the nearest start known (a stride start is kept, 8 bytes per 64 lines, only as far as
+    a line is asked for). A huge game's recovery holds no list of its lines (a broken 20 MB game of short lines
+    cost 24 bytes per byte so)."""
+
+    __slots__ = ("text", "count", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.count = text.count("\n") + 1
+        self._starts = array("q", [0])  # where lines 0, _STRIDE, 2 * _STRIDE, ... start, as far as known
+
+    def start(self, k: int) -> int:
+        """Where line ``k`` (0-based, in range) starts."""
+        block, within = divmod(k, _STRIDE)
+        starts, text = self._starts, self.text
+        while len(starts) <= block:
+            m = _STRIDE_RE.match(text, starts[-1])
+            assert m is not None  # line k exists
+            starts.append(m.end())
+        at = starts[block]
+        for _ in range(within):
+            at = text.index("\n", at) + 1
+        return at
+
+    def end(self, start: int) -> int:
+        """Where the line that starts at ``start`` ends (its line end, or the text's end)."""
+        stop = self.text.find("\n", start)
+        return len(self.text) if stop < 0 else stop
+
+    def line(self, k: int) -> str:
+        """Line ``k`` (0-based, in range)."""
+        start = self.start(k)
+        return self.text[start:self.end(start)]
+
+    def first(self, n: int) -> Iterator[str]:
+        """The first ``n`` lines (or all), one at a time."""
+        text, start = self.text, 0
+        for _ in range(min(n, self.count)):
+            stop = self.end(start)
+            yield text[start:stop]
+            start = stop + 1
+
+    def joined(self, replaced: dict[int, str]) -> str:
+        """The text with the lines ``replaced`` (by index) replaced: ``"\\n".join`` of the lines so changed."""
+        parts: list[str] = []
+        at = 0
+        for k in sorted(replaced):
+            start = self.start(k)
+            parts.append(self.text[at:start])
+            parts.append(replaced[k])
+            at = self.end(start)
+        parts.append(self.text[at:])
+        return "".join(parts)
+
+    def joined_length(self, replaced: dict[int, str]) -> int:
+        """``len(self.joined(replaced))``, without joining."""
+        return len(self.text) + sum(len(line) - len(self.line(k)) for k, line in replaced.items())
+
+
+_STRIDE: Final[int] = 64
+_STRIDE_RE: Final[re.Pattern[str]] = re.compile(r"(?:[^\n]*\n){%d}" % _STRIDE)
+
+
+def body_line(lines: Iterable[str], count: int) -> int:
     """The 0-based index of the game's first body line: the first line after its tags that is not blank (tags and
-    the values that continue them start with ``[`` or ``"``), ``len(lines)`` if none."""
+    the values that continue them start with ``[`` or ``"``), ``count`` (the number of lines) if none."""
     for k, line in enumerate(lines):
         start = line.lstrip(" \t")
         if start and (start.startswith("[%") or start[0] not in "[\""):
             return k
-    return len(lines)
+    return count
 
 
-def seat_count(lines: list[str]) -> int:
+def seat_count(lines: Iterable[str]) -> int:
     """The number of seats of the game's ``[SeatN`` tags (valid: the header was read)."""
     return len({m.group(1) for line in lines if (m := _SEAT_TAG_RE.match(line))})
 
@@ -103,13 +171,10 @@ def further_errors(first: NotationError, text: str, origin: Origin) -> tuple[Not
     its first one, ``first``, in the order found. See the module."""
     if first.rule in _FINAL_RULES:
         return ()
-    lines = text.split("\n")
-    body = body_line(lines)
-    seats = seat_count(lines[:body])
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-    current = list(lines)
+    lines = _Lines(text)
+    body = body_line(lines.first(lines.count), lines.count)
+    seats = seat_count(lines.first(body))
+    current: dict[int, str] = {}  # the lines replaced so far, by index
     replaced: set[int] = set()  # the lines replaced by neutral ones
     found: list[NotationError] = []
     error: NotationError | None = first
@@ -117,7 +182,7 @@ def further_errors(first: NotationError, text: str, origin: Origin) -> tuple[Not
     guessed: list[int] = []  # lines meant as turns, made empty because their labels could not be read
     while error is not None and len(found) + 1 < MAX_ERRORS:
         k = origin.line_in_text(error.line) - 1
-        if not body <= k < len(lines) or k in replaced:
+        if not body <= k < lines.count or k in replaced:
             break
         labels = _labels(error)
         if labels:
@@ -126,25 +191,25 @@ def further_errors(first: NotationError, text: str, origin: Origin) -> tuple[Not
             def fits(e: NotationError, k: int = k) -> bool:
                 return not (_labels(e) and origin.line_in_text(e.line) - 1 > k)
 
-            retried = _relabel(current, k, labels, lines[k], seats, fits, origin, budget)
+            retried = _relabel(lines, current, k, labels, lines.line(k), seats, fits, origin, budget)
             if retried is None:
                 break
             current, error, cost = retried
             replaced.add(k)
             budget -= cost
         else:
-            fix = neutral(current[k], seats)
+            line = current[k] if k in current else lines.line(k)
+            fix = neutral(line, seats)
             if fix is None:
                 break
-            if fix == "" and _NOT_A_TURN_RE.match(current[k]) is None:
+            if fix == "" and _NOT_A_TURN_RE.match(line) is None:
                 guessed.append(k)
             replaced.add(k)
             current[k] = fix
-            again = "\n".join(current)
-            budget -= len(again)
+            budget -= lines.joined_length(current)
             if budget < 0:
                 break
-            error = _reread(again, origin)
+            error = _reread(lines.joined(current), origin)
         while guessed and error is not None and _labels(error) and origin.line_in_text(error.line) - 1 > guessed[0]:
             # the lines made empty were meant as turns: give them the labels their places expect
             at = origin.line_in_text(error.line) - 1
@@ -155,7 +220,7 @@ def further_errors(first: NotationError, text: str, origin: Origin) -> tuple[Not
                 budget -= cost
         if error is None or error.rule in _FINAL_RULES or origin.line_in_text(error.line) - 1 in replaced:
             break
-        found.append(_placed(error, lines, starts, origin))
+        found.append(_placed(error, lines, origin))
     return tuple(found)
 
 
@@ -183,9 +248,9 @@ def _reread(text: str, origin: Origin) -> NotationError | None:
 _NOT_A_TURN_RE = re.compile(r"[ \t]*(?:(?i:game|result)(?![A-Za-z0-9_])|\[(?!%)|$)")
 
 
-def _relabel(current: list[str], k: int, labels: list[str], original: str, seats: int,
+def _relabel(lines: _Lines, current: dict[int, str], k: int, labels: list[str], original: str, seats: int,
              fits: Callable[[NotationError], bool], origin: Origin, budget: int
-             ) -> tuple[list[str], NotationError | None, int] | None:
+             ) -> tuple[dict[int, str], NotationError | None, int] | None:
     """The text ``current`` with line ``k`` (``original`` in the game) made the neutral line of each of ``labels``
     in turn: the first whose re-read reads or gives an error that ``fits``, with that error (``None``: none) and
     the characters read; ``None`` when no label does (or the budget is spent)."""
@@ -194,37 +259,35 @@ def _relabel(current: list[str], k: int, labels: list[str], original: str, seats
         fix = neutral(original, seats, label)
         if fix is None:
             return None
-        trial = list(current)
+        trial = dict(current)
         trial[k] = fix
-        again = "\n".join(trial)
-        cost += len(again)
+        cost += lines.joined_length(trial)
         if cost > budget:
             return None
-        found = _reread(again, origin)
+        found = _reread(lines.joined(trial), origin)
         if found is None or (origin.line_in_text(found.line) - 1 != k and fits(found)):
             return trial, found, cost
     return None
 
 
-def _relabel_run(current: list[str], run: list[int], lines: list[str], seats: int, late: NotationError,
+def _relabel_run(current: dict[int, str], run: list[int], lines: _Lines, seats: int, late: NotationError,
                  error: NotationError, origin: Origin, budget: int
-                 ) -> tuple[list[str], NotationError | None, int] | None:
+                 ) -> tuple[dict[int, str], NotationError | None, int] | None:
     """Labels for the lines ``run`` (made empty, meant as turns) that put the turn of ``late`` (out of order after
     them) in order: each line takes a label its place expects (``error`` says which for the first), tried depth
     first. The text, its re-read's error (``None``: none) and the characters read; ``None`` when no labels do."""
     k, rest = run[0], run[1:]
     cost = 0
     for label in _labels(error):
-        fix = neutral(lines[k], seats, label)
+        fix = neutral(lines.line(k), seats, label)
         if fix is None:
             return None
-        trial = list(current)
+        trial = dict(current)
         trial[k] = fix
-        again = "\n".join(trial)
-        cost += len(again)
+        cost += lines.joined_length(trial)
         if cost > budget:
             return None
-        found = _reread(again, origin)
+        found = _reread(lines.joined(trial), origin)
         if found is None or (found.line, found.column) > (late.line, late.column):
             return trial, found, cost
         if rest and _labels(found) and origin.line_in_text(found.line) - 1 > rest[0]:
@@ -234,10 +297,11 @@ def _relabel_run(current: list[str], run: list[int], lines: list[str], seats: in
     return None
 
 
-def _placed(error: NotationError, lines: list[str], starts: list[int], origin: Origin) -> NotationError:
+def _placed(error: NotationError, lines: _Lines, origin: Origin) -> NotationError:
     """``error`` (found in a text with neutral lines, on a line that is the original's) with its offset and source
     line those of the original text."""
     k = origin.line_in_text(error.line) - 1
-    error.offset = origin.offset(starts[k] + error.column - 1)
-    error.source_line = lines[k]
+    start = lines.start(k)
+    error.offset = origin.offset(start + error.column - 1)
+    error.source_line = lines.text[start:lines.end(start)]
     return error
