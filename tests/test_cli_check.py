@@ -380,7 +380,32 @@ def test_many_small_files_are_sent_several_to_a_task(tmp_path):
     for jobs in ("2", "3"):
         many = run("check", str(tmp_path), "--jobs", jobs, code=1)
         assert (many.stdout, many.stderr) == (one.stdout, one.stderr)
-    assert batch.piece_size(40, 2) == 3 and batch.piece_size(2000, 2) == batch.MAX_PIECE_GAMES
+    assert batch.piece_size(40, 2) == 10 and batch.piece_size(2000, 2) == batch.MAX_PIECE_GAMES
+    assert batch.piece_size(3, 2) == 1
+
+
+def test_tasks_shrink_to_single_games_at_the_end_so_that_workers_finish_together(tmp_path):
+    from concurrent.futures import Future
+
+    from wnotation.diagnostics import check_pieces
+
+    sizes = []
+
+    class Inline:  # a pool that runs each task at once and records how many games it holds
+        def submit(self, fn, batch):
+            sizes.append(sum(piece.count("[Format") for piece, _, _ in batch))
+            done = Future()
+            done.set_result(fn(batch))
+            return done
+
+    texts = [game_text(3 + k % 5, 40 + k % 3) for k in range(40)]
+    big = _write(tmp_path / "big.7wn", "\n".join(texts))
+    small = [_write(tmp_path / f"s{k}.7wn", texts[k]) for k in range(3)]
+    runs = [(run.source, list(run.games())) for run in batch._Pool(Inline(), [big, *small], 2).runs()]
+    assert sizes[0] == batch.piece_size(43, 2) == 11 and sizes[-3:] == [1, 1, 1] and sum(sizes) == 43
+    assert sizes == sorted(sizes, reverse=True)
+    one = [(run.source, list(run.games())) for run in batch.check_many([big, *small], 1)]
+    assert runs == one and [len(games) for _, games in one] == [40, 1, 1, 1]
 
 
 def test_findings_inside_variations_are_notes_naming_the_variation_and_leave_the_verdict_alone():
