@@ -73,7 +73,8 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
     from concurrent.futures import ProcessPoolExecutor
 
     # Load the notation and the engine before the workers start: forked workers then share them (jobs 1 pays the
-    # same imports), and a worker's first piece costs no more than its others.
+    # same imports). The first game is checked here, before the first task starts the workers (_Pool), so that they
+    # also share what a first check builds (the reader's parser and expressions: ~40 ms a process).
     from .. import engine, notation  # noqa: F401
 
     # fork where it is safe (Linux): workers start at once with all of the above loaded. Nothing here runs a
@@ -169,6 +170,7 @@ class _Pool:
         self.slots: deque[tuple[Any, ...]] = deque()  # ("file", source, error, first) and ("piece", task, k)
         self.submitted: deque[_Task] = deque()  # tasks submitted and not yet reported, in order
         self.batch = _Task()  # games waiting for a task
+        self.here = True  # the first task (one game) is checked in this process, before the workers start
 
     def _items(self, inputs: Sequence[str]) -> Iterator[tuple[Any, ...]]:
         for path in inputs:
@@ -187,12 +189,19 @@ class _Pool:
         return max(1, self.marks + max(self.unopened, later) - self.sent)
 
     def _submit(self, task: _Task) -> None:
+        from concurrent.futures import Future
+
         from . import check_pieces
 
         batch = [(entry[2][0] if len(entry[2]) == 1 else "".join(entry[2]), entry[0], entry[1])
                  for entry in task.entries]
         task.count, task.entries = len(batch), []  # once sent, the texts are the pool's to hold, not the task's
-        task.future = self.pool.submit(check_pieces, batch)
+        if self.here:
+            self.here = False
+            task.future = Future()
+            task.future.set_result(check_pieces(batch))
+        else:
+            task.future = self.pool.submit(check_pieces, batch)
         self.submitted.append(task)
 
     def _flush(self) -> None:
@@ -213,7 +222,7 @@ class _Pool:
             _, piece, source, line0 = item
             task = self.batch
             if task.games == 0:
-                task.size = piece_size(self._left(), self.workers)
+                task.size = 1 if self.here else piece_size(self._left(), self.workers)
             last = task.entries[-1] if task.entries else None
             if last is not None and self.slots and self.slots[-1][1] is task:
                 last[2].append(piece)  # the next game of the same input: one piece with the previous
