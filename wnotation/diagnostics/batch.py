@@ -2,9 +2,10 @@
 order, with the same reports whatever the number of jobs. No command line here: the CLI's ``check`` prints what
 this yields, and tests drive it directly.
 
-A big file is cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`) so that several workers
-share it; small files are sent several to a task. At most about ``PIECES_PER_WORKER`` tasks per worker are in
-flight, so memory holds only their text. Standard input is ``-``.
+The inputs are read a game at a time (:func:`~wnotation.diagnostics.iter_pieces`) and their games gathered into
+tasks of whole games, several workers sharing a big file and small files going several to a task; tasks shrink as
+the games left to send do (:func:`piece_size`), so that the workers finish together. At most ``PIECES_PER_WORKER``
+tasks per worker are in flight, so memory holds only their text. Standard input is ``-``.
 """
 
 from __future__ import annotations
@@ -55,10 +56,11 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
 
     Each input is read lazily and cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`;
     a file is first scanned once for UTF-8 and its number of games, so that an unreadable file is reported before
-    any of its games). With one job, each piece (one game) is checked here; with more, worker processes check
-    the pieces (:func:`~wnotation.diagnostics.check_pieces`), a big file cut into pieces of several games, small
-    files sent several to a task; at most about ``PIECES_PER_WORKER`` tasks per worker are in flight, so only
-    their text is held. Both ways give equal reports, in file order."""
+    any of its games). With one job, each piece (one game) is checked here; with more, the first game is checked
+    here and worker processes check the others (:func:`~wnotation.diagnostics.check_pieces`) in tasks of
+    :func:`piece_size` games, consecutive games of one input joined into one piece; at most
+    ``PIECES_PER_WORKER`` tasks per worker are in flight, so only their text is held. Both ways give equal
+    reports, in file order."""
     import os
 
     from . import check_piece
@@ -86,8 +88,8 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
 
 #: Tasks are sized by guided self-scheduling: each holds 1/(GUIDE * N) of the games not yet sent, within 1 and
 #: MAX_PIECE_GAMES, so the first tasks are big (few tasks, little overhead) and the last ones hold a game or two, so
-#: that the workers finish together (a task of 32 games left to one worker at the end kept the other core idle for up
-#: to ~70 ms of a ~0.7 s check). At most PIECES_PER_WORKER * N tasks are in flight, so memory holds only their text.
+#: that the workers finish together: the time of the last task is what a core may stand idle at the end. At most
+#: PIECES_PER_WORKER * N tasks are in flight, so memory holds only their text.
 PIECES_PER_WORKER = 8
 GUIDE = 2
 MAX_PIECE_GAMES = 32
