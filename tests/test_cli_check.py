@@ -230,6 +230,26 @@ def test_jobs_with_several_big_files_stdin_and_an_unreadable_one(tmp_path, monke
     assert one.stdout.endswith("; 1 file unreadable\n")
 
 
+def test_a_worker_process_killed_is_one_line_naming_the_input(tmp_path, monkeypatch):
+    from wnotation.diagnostics import pipeline
+
+    parent, reports = os.getpid(), pipeline._game_reports
+
+    def killed(text, origin):  # in a forked worker: the process ends as a kill would end it, without a report
+        if os.getpid() != parent:
+            os._exit(9)
+        return reports(text, origin)
+
+    monkeypatch.setattr(pipeline, "_game_reports", killed)
+    text, _ = _corpus()
+    path = _write(tmp_path / "corpus.7wn", text)
+    result = run("check", path, "--jobs", "2", code=3)
+    assert result.stderr.splitlines()[-1] == (
+        f"internal error: a worker process ended before it sent the reports of {path} (killed, or out of "
+        "memory?): the games after those shown were not checked")
+    assert result.stdout == ""
+
+
 def test_progress_bar_with_jobs_on_one_file(monkeypatch, tmp_path):
     monkeypatch.setattr(streams, "stderr_is_terminal", lambda: True)
     text, _ = _corpus()

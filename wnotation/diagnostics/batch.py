@@ -17,11 +17,17 @@ from typing import TYPE_CHECKING, Any, Iterator
 if TYPE_CHECKING:
     from . import Diagnostic, GameReport
 
-__all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "check_many", "piece_size"]
+__all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "WorkerLost", "check_many",
+           "piece_size"]
 
 #: The path that names standard input, and the source name its diagnostics carry.
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+
+
+class WorkerLost(RuntimeError):
+    """A worker process ended before it sent the reports of its task (killed, out of memory): the message names
+    the input whose games were lost. The games reported before it are complete and in order."""
 
 
 class Run:
@@ -172,6 +178,7 @@ class _Pool:
         self.slots: deque[tuple[Any, ...]] = deque()  # ("file", source, error, first) and ("piece", task, k)
         self.submitted: deque[_Task] = deque()  # tasks submitted and not yet reported, in order
         self.batch = _Task()  # games waiting for a task
+        self.source = ""  # the input being reported
         self.here = True  # the first task (one game) is checked in this process, before the workers start
 
     def _items(self, inputs: Sequence[str]) -> Iterator[tuple[Any, ...]]:
@@ -241,13 +248,16 @@ class _Pool:
             if not self.slots:
                 return
             _, source, error, first = self.slots.popleft()
+            self.source = source
             run = Run(source, error, self._results(), first, self.allow_empty)
             yield run
             for _ in run.results:  # what the caller left unread
                 pass
 
     def _results(self) -> Iterator[tuple[Any, ...]]:
-        """The reports of the current input's pieces, in order (waiting for them)."""
+        """The reports of the current input's pieces, in order (waiting for them). Raises :class:`WorkerLost`."""
+        from concurrent.futures.process import BrokenProcessPool
+
         while True:
             self._fill()
             if not self.slots or self.slots[0][0] == "file":
@@ -255,7 +265,11 @@ class _Pool:
             _, task, k = self.slots.popleft()
             if task.future is None:
                 self._flush()
-            reports = task.future.result()[k]
+            try:
+                reports = task.future.result()[k]
+            except BrokenProcessPool:
+                raise WorkerLost(f"a worker process ended before it sent the reports of {self.source} "
+                                 "(killed, or out of memory?): the games after those shown were not checked") from None
             if k == task.count - 1:
                 self.submitted.remove(task)
             yield reports
