@@ -407,7 +407,6 @@ def test_many_small_files_are_sent_several_to_a_task(tmp_path):
 def test_tasks_shrink_to_single_games_at_the_end_so_that_workers_finish_together(tmp_path):
     from concurrent.futures import Future
 
-    from wnotation.diagnostics import check_pieces
 
     sizes = []
 
