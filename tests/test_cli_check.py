@@ -407,7 +407,6 @@ def test_many_small_files_are_sent_several_to_a_task(tmp_path):
 def test_tasks_shrink_to_single_games_at_the_end_so_that_workers_finish_together(tmp_path):
     from concurrent.futures import Future
 
-
     sizes = []
 
     class Inline:  # a pool that runs each task at once and records how many games it holds
