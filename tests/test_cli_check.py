@@ -230,6 +230,26 @@ def test_jobs_with_several_big_files_stdin_and_an_unreadable_one(tmp_path, monke
     assert one.stdout.endswith("; 1 file unreadable\n")
 
 
+def test_a_worker_process_killed_is_one_line_naming_the_input(tmp_path, monkeypatch):
+    from wnotation.diagnostics import pipeline
+
+    parent, reports = os.getpid(), pipeline._game_reports
+
+    def killed(text, origin):  # in a forked worker: the process ends as a kill would end it, without a report
+        if os.getpid() != parent:
+            os._exit(9)
+        return reports(text, origin)
+
+    monkeypatch.setattr(pipeline, "_game_reports", killed)
+    text, _ = _corpus()
+    path = _write(tmp_path / "corpus.7wn", text)
+    result = run("check", path, "--jobs", "2", code=3)
+    assert result.stderr.splitlines()[-1] == (
+        f"internal error: a worker process ended before it sent the reports of {path} (killed, or out of "
+        "memory?): the games after those shown were not checked")
+    assert result.stdout == ""
+
+
 def test_progress_bar_with_jobs_on_one_file(monkeypatch, tmp_path):
     monkeypatch.setattr(streams, "stderr_is_terminal", lambda: True)
     text, _ = _corpus()
@@ -380,7 +400,31 @@ def test_many_small_files_are_sent_several_to_a_task(tmp_path):
     for jobs in ("2", "3"):
         many = run("check", str(tmp_path), "--jobs", jobs, code=1)
         assert (many.stdout, many.stderr) == (one.stdout, one.stderr)
-    assert batch.piece_size(40, 2) == 3 and batch.piece_size(2000, 2) == batch.MAX_PIECE_GAMES
+    assert batch.piece_size(40, 2) == 10 and batch.piece_size(2000, 2) == batch.MAX_PIECE_GAMES
+    assert batch.piece_size(3, 2) == 1
+
+
+def test_tasks_shrink_to_single_games_at_the_end_so_that_workers_finish_together(tmp_path):
+    from concurrent.futures import Future
+
+    sizes = []
+
+    class Inline:  # a pool that runs each task at once and records how many games it holds
+        def submit(self, fn, batch):
+            sizes.append(sum(piece.count("[Format") for piece, _, _ in batch))
+            done = Future()
+            done.set_result(fn(batch))
+            return done
+
+    texts = [game_text(3 + k % 5, 40 + k % 3) for k in range(40)]
+    big = _write(tmp_path / "big.7wn", "\n".join(texts))
+    small = [_write(tmp_path / f"s{k}.7wn", texts[k]) for k in range(3)]
+    runs = [(run.source, list(run.games())) for run in batch._Pool(Inline(), [big, *small], 2).runs()]
+    # the first game is checked in this process (what a first check builds is then shared by the forked workers)
+    assert sum(sizes) == 42 and sizes[0] == batch.piece_size(42, 2) == 11 and sizes[-3:] == [1, 1, 1]
+    assert sizes == sorted(sizes, reverse=True)
+    one = [(run.source, list(run.games())) for run in batch.check_many([big, *small], 1)]
+    assert runs == one and [len(games) for _, games in one] == [40, 1, 1, 1]
 
 
 def test_findings_inside_variations_are_notes_naming_the_variation_and_leave_the_verdict_alone():

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .errors import UserError
+from .errors import InternalError, UserError
 from ..support.compiler_style import json_safe
+from ..diagnostics.batch import WorkerLost
 from .inputs import RECORD_PATH, STDIN, expand
 from .output import colour_option, echo
 from .progress import Progress, games_in
@@ -70,27 +71,30 @@ def check(paths: tuple[str, ...], jobs: int, as_json: bool, allow_empty: bool, s
         from ..diagnostics.jsonreport import JsonReport
 
         out = JsonReport(tally, _echo)
-    with Progress("checking", lambda: games_in(inputs), writes=as_json) as progress, \
-            closing(_runs(inputs, jobs, allow_empty, scheduler)) as runs, batch_collection():
-        for run in runs:
-            if out is None and run.error is not None:
-                progress.echo(f"error: cannot read {run.source}: {run.error}")
-            if out is not None:
-                out.start(run.source)
-            for game in run.games():
-                tally.add_game(game)
-                progress.advance()
+    try:
+        with Progress("checking", lambda: games_in(inputs), writes=as_json) as progress, \
+                closing(_runs(inputs, jobs, allow_empty, scheduler)) as runs, batch_collection():
+            for run in runs:
+                if out is None and run.error is not None:
+                    progress.echo(f"error: cannot read {run.source}: {run.error}")
                 if out is not None:
-                    out.game(game)
+                    out.start(run.source)
+                for game in run.games():
+                    tally.add_game(game)
+                    progress.advance()
+                    if out is not None:
+                        out.game(game)
+                    else:
+                        for d in game.diagnostics:
+                            progress.diagnostic(d)
+                tally.add_file(run.error, run.remarks)
+                if out is not None:
+                    out.end(run.error, run.remarks)
                 else:
-                    for d in game.diagnostics:
+                    for d in run.remarks:
                         progress.diagnostic(d)
-            tally.add_file(run.error, run.remarks)
-            if out is not None:
-                out.end(run.error, run.remarks)
-            else:
-                for d in run.remarks:
-                    progress.diagnostic(d)
+    except WorkerLost as exc:  # a worker process killed: one line naming the input, exit 3
+        raise InternalError(str(exc)) from None
     if out is not None:
         out.finish()
     else:

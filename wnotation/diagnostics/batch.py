@@ -2,9 +2,10 @@
 order, with the same reports whatever the number of jobs. No command line here: the CLI's ``check`` prints what
 this yields, and tests drive it directly.
 
-A big file is cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`) so that several workers
-share it; small files are sent several to a task. At most about ``PIECES_PER_WORKER`` tasks per worker are in
-flight, so memory holds only their text. Standard input is ``-``.
+The inputs are read a game at a time (:func:`~wnotation.diagnostics.iter_pieces`) and their games gathered into
+tasks of whole games, several workers sharing a big file and small files going several to a task; tasks shrink as
+the games left to send do (:func:`piece_size`), so that the workers finish together. At most ``PIECES_PER_WORKER``
+tasks per worker are in flight, so memory holds only their text. Standard input is ``-``.
 """
 
 from __future__ import annotations
@@ -16,11 +17,17 @@ from typing import TYPE_CHECKING, Any, Iterator
 if TYPE_CHECKING:
     from . import Diagnostic, GameReport
 
-__all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "check_many", "piece_size"]
+__all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "WorkerLost", "check_many",
+           "piece_size"]
 
 #: The path that names standard input, and the source name its diagnostics carry.
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+
+
+class WorkerLost(RuntimeError):
+    """A worker process ended before it sent the reports of its task (killed, out of memory): the message names
+    the input whose games were lost. The games reported before it are complete and in order."""
 
 
 class Run:
@@ -55,10 +62,11 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
 
     Each input is read lazily and cut into pieces of whole games (:func:`~wnotation.diagnostics.iter_pieces`;
     a file is first scanned once for UTF-8 and its number of games, so that an unreadable file is reported before
-    any of its games). With one job, each piece (one game) is checked here; with more, worker processes check
-    the pieces (:func:`~wnotation.diagnostics.check_pieces`), a big file cut into pieces of several games, small
-    files sent several to a task; at most about ``PIECES_PER_WORKER`` tasks per worker are in flight, so only
-    their text is held. Both ways give equal reports, in file order."""
+    any of its games). With one job, each piece (one game) is checked here; with more, the first game is checked
+    here and worker processes check the others (:func:`~wnotation.diagnostics.check_pieces`) in tasks of
+    :func:`piece_size` games, consecutive games of one input joined into one piece; at most
+    ``PIECES_PER_WORKER`` tasks per worker are in flight, so only their text is held. Both ways give equal
+    reports, in file order."""
     import os
 
     from . import check_piece
@@ -73,7 +81,8 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
     from concurrent.futures import ProcessPoolExecutor
 
     # Load the notation and the engine before the workers start: forked workers then share them (jobs 1 pays the
-    # same imports), and a worker's first piece costs no more than its others.
+    # same imports). The first game is checked here, before the first task starts the workers (_Pool), so that they
+    # also share what a first check builds (the reader's parser and expressions: ~40 ms a process).
     from .. import engine, notation  # noqa: F401
 
     # fork where it is safe (Linux): workers start at once with all of the above loaded. Nothing here runs a
@@ -83,18 +92,18 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
         yield from _Pool(pool, inputs, workers, allow_empty).runs()
 
 
-#: With N workers, a file is cut into about PIECES_PER_WORKER * N pieces (so that workers finish together and the
-#: output can start early), of at most MAX_PIECE_GAMES games each; at most PIECES_PER_WORKER * N tasks are in
-#: flight. Files of one piece are sent several to a task, up to as many games as a piece of a file as big as all
-#: the inputs together would hold (one-game files: MAX_PIECE_GAMES for PIECES_PER_WORKER * N * MAX_PIECE_GAMES
-#: files or more).
+#: Tasks are sized by guided self-scheduling: each holds 1/(GUIDE * N) of the games not yet sent, within 1 and
+#: MAX_PIECE_GAMES, so the first tasks are big (few tasks, little overhead) and the last ones hold a game or two, so
+#: that the workers finish together: the time of the last task is what a core may stand idle at the end. At most
+#: PIECES_PER_WORKER * N tasks are in flight, so memory holds only their text.
 PIECES_PER_WORKER = 8
+GUIDE = 2
 MAX_PIECE_GAMES = 32
 
 
 def piece_size(games: int, workers: int) -> int:
-    """How many games a piece of an input of ``games`` games holds with ``workers`` workers."""
-    return max(1, min(MAX_PIECE_GAMES, -(-games // (PIECES_PER_WORKER * workers))))
+    """How many games the next task holds when ``games`` games are left to send to ``workers`` workers."""
+    return max(1, min(MAX_PIECE_GAMES, -(-games // (GUIDE * workers))))
 
 
 def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tuple[str, int]], list[str]]:
@@ -129,57 +138,88 @@ def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tu
     return source, None, marks, pieces(), first
 
 
+def _bytes(path: str) -> int:
+    """The size of an input in bytes as far as it can be known before reading it (standard input: 0)."""
+    import os
+
+    try:
+        return 0 if path == STDIN else os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 class _Task:
-    """Pieces sent to a worker together (one piece of a big file, or several small files): ``(piece, source,
-    line0)`` each, and once submitted the future of their reports."""
+    """Games sent to a worker together: ``entries`` of ``[source, line0, texts]``, one per input they come from (the
+    texts of consecutive games of one input joined at submission into one piece), and once submitted the future of
+    their reports (one tuple per entry)."""
 
     def __init__(self) -> None:
-        self.pieces: list[tuple[str, str, int]] = []
-        self.games = 0
+        self.entries: list[list[Any]] = []
+        self.games = self.count = 0  # games gathered, entries sent
+        self.size = 1  # games it is to hold
         self.future: Any = None
 
 
 class _Pool:
-    """The pieces of every input sent to a process pool in input order, at most about ``PIECES_PER_WORKER`` tasks
-    per worker submitted and not yet reported, the reports handed back in input order as :class:`Run` objects.
-    Pieces of big files are a task each; inputs of one piece are gathered several to a task."""
+    """The games of every input sent to a process pool in input order, in tasks of guided sizes
+    (:func:`piece_size` of the games not yet sent), at most ``PIECES_PER_WORKER`` tasks per worker submitted and not
+    yet reported, the reports handed back in input order as :class:`Run` objects. A task may hold games of several
+    inputs (small files) or part of one."""
 
     def __init__(self, pool: Any, inputs: Sequence[str], workers: int, allow_empty: bool = False) -> None:
         from collections import deque
 
         self.allow_empty = allow_empty
         self.pool, self.workers = pool, workers
-        self.batch_games = piece_size(len(inputs), workers)  # games in a task of small files
         self.limit = PIECES_PER_WORKER * workers
+        self.unopened, self.unread = len(inputs), sum(_bytes(path) for path in inputs)  # inputs and bytes to come
+        self.marks = self.read = self.sent = 0  # games (marks) and bytes of the inputs opened, games sent
         self.items = self._items(inputs)
         self.slots: deque[tuple[Any, ...]] = deque()  # ("file", source, error, first) and ("piece", task, k)
         self.submitted: deque[_Task] = deque()  # tasks submitted and not yet reported, in order
-        self.batch = _Task()  # small inputs' pieces waiting for a task
+        self.batch = _Task()  # games waiting for a task
+        self.source = ""  # the input being reported
+        self.here = True  # the first task (one game) is checked in this process, before the workers start
 
     def _items(self, inputs: Sequence[str]) -> Iterator[tuple[Any, ...]]:
-        def size(marks: int) -> int:  # per input: a piece is 1/(PIECES_PER_WORKER * workers) of it, within bounds
-            return piece_size(marks, self.workers)
-
         for path in inputs:
-            source, error, marks, pieces, first = _open_input(path, size)
+            source, error, marks, pieces, first = _open_input(path, lambda marks: 1)  # one game a piece
+            size = _bytes(path)
+            self.unopened, self.unread, self.read = self.unopened - 1, self.unread - size, self.read + size
+            self.marks += max(1, marks)
             yield "file", source, error, first
-            count = max(1, -(-marks // size(marks)))
             for piece, line0 in pieces:
-                yield "piece", (piece, source, line0), count == 1, marks
+                yield "piece", piece, source, line0
+
+    def _left(self) -> int:
+        """The games not yet gathered into a task: those of the inputs opened, and for the others (at least one
+        each) as many per byte as the opened ones hold."""
+        later = self.unread * self.marks // self.read if self.read else 0
+        return max(1, self.marks + max(self.unopened, later) - self.sent)
 
     def _submit(self, task: _Task) -> None:
+        from concurrent.futures import Future
+
         from . import check_pieces
 
-        task.future = self.pool.submit(check_pieces, task.pieces)
+        batch = [(entry[2][0] if len(entry[2]) == 1 else "".join(entry[2]), entry[0], entry[1])
+                 for entry in task.entries]
+        task.count, task.entries = len(batch), []  # once sent, the texts are the pool's to hold, not the task's
+        if self.here:
+            self.here = False
+            task.future = Future()
+            task.future.set_result(check_pieces(batch))
+        else:
+            task.future = self.pool.submit(check_pieces, batch)
         self.submitted.append(task)
 
     def _flush(self) -> None:
-        if self.batch.pieces:
+        if self.batch.entries:
             self._submit(self.batch)
             self.batch = _Task()
 
     def _fill(self) -> None:
-        """Read inputs and submit their pieces until enough tasks are in flight (at least one slot ready)."""
+        """Read inputs and submit their games until enough tasks are in flight (at least one slot ready)."""
         while len(self.submitted) < self.limit or not self.slots:
             item = next(self.items, None)
             if item is None:
@@ -188,33 +228,36 @@ class _Pool:
             if item[0] == "file":
                 self.slots.append(item)
                 continue
-            _, piece, small, marks = item
-            if small:
-                task = self.batch
+            _, piece, source, line0 = item
+            task = self.batch
+            if task.games == 0:
+                task.size = 1 if self.here else piece_size(self._left(), self.workers)
+            last = task.entries[-1] if task.entries else None
+            if last is not None and self.slots and self.slots[-1][1] is task:
+                last[2].append(piece)  # the next game of the same input: one piece with the previous
             else:
+                task.entries.append([source, line0, [piece]])
+                self.slots.append(("piece", task, len(task.entries) - 1))
+            task.games += 1
+            self.sent += 1
+            if task.games >= task.size:
                 self._flush()
-                task = _Task()
-            task.pieces.append(piece)
-            task.games += max(1, marks)
-            self.slots.append(("piece", task, len(task.pieces) - 1))
-            if not small:
-                self._submit(task)
-            elif task.games >= self.batch_games:
-                self._flush()
-
     def runs(self) -> Iterator[Run]:
         while True:
             self._fill()
             if not self.slots:
                 return
             _, source, error, first = self.slots.popleft()
+            self.source = source
             run = Run(source, error, self._results(), first, self.allow_empty)
             yield run
             for _ in run.results:  # what the caller left unread
                 pass
 
     def _results(self) -> Iterator[tuple[Any, ...]]:
-        """The reports of the current input's pieces, in order (waiting for them)."""
+        """The reports of the current input's pieces, in order (waiting for them). Raises :class:`WorkerLost`."""
+        from concurrent.futures.process import BrokenProcessPool
+
         while True:
             self._fill()
             if not self.slots or self.slots[0][0] == "file":
@@ -222,7 +265,11 @@ class _Pool:
             _, task, k = self.slots.popleft()
             if task.future is None:
                 self._flush()
-            reports = task.future.result()[k]
-            if k == len(task.pieces) - 1:
+            try:
+                reports = task.future.result()[k]
+            except BrokenProcessPool:
+                raise WorkerLost(f"a worker process ended before it sent the reports of {self.source} "
+                                 "(killed, or out of memory?): the games after those shown were not checked") from None
+            if k == task.count - 1:
                 self.submitted.remove(task)
             yield reports
