@@ -316,10 +316,8 @@ def least_paid(game: Game, seat: int, cost: tuple[tuple[str, int], ...], coin_co
         short += n
         if not asked:
             asked = True
-            players = len(cities)
-            # the neighbours (R-SEAT), as model.vocabulary's left_of and right_of number them
-            left = cities[seat % players].tradable_supply
-            right = cities[(seat - 2) % players].tradable_supply
+            left = cities[game.lefts[seat - 1] - 1].tradable_supply  # the neighbours (R-SEAT)
+            right = cities[game.rights[seat - 1] - 1].tradable_supply
         offered = left.singles.get(r, 0) + right.singles.get(r, 0)
         if n > offered:
             for src in own.multi:
