@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 
+from proc_memory import PROC_MEMORY
+
 HEADER = ('[Format "7WN 1"]\n[Edition "2e"]\n[Date "2026.11.29"]\n[Seat1 "Alice" "Gizah" "day"]\n'
           '[Seat2 "Bob" "Babylon" "night"]\n[Seat3 "Carol" "Halikarnassos" "night"]\n\n')
 
@@ -72,12 +74,7 @@ def measure(text: str) -> dict:
 
 HUGE_CHILD = r"""
 import json, os, sys, tracemalloc
-def rss():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-def hwm():
-    with open("/proc/self/status") as f:
-        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM"))
+""" + PROC_MEMORY + r"""
 from wnotation.notation import read_games
 list(read_games(sys.argv[2]))  # imports and caches warm
 if sys.argv[3] == "trace":

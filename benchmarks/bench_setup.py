@@ -35,6 +35,7 @@ from wnotation.engine.results import city_view  # noqa: E402
 from wnotation.engine.run import Run, decode  # noqa: E402
 from wnotation.engine.scoring import score  # noqa: E402
 from wnotation.model import deck  # noqa: E402
+from proc_memory import PROC_MEMORY  # noqa: E402
 from wnotation.support.gcpolicy import batch_collection  # noqa: E402
 
 HEADER = ('[Format "7WN 1"]\n[Edition "2e"]\n[Date "2026.11.29"]\n[Seat1 "Alice" "Gizah" "day"]\n'
@@ -43,12 +44,7 @@ TAIL = "I.1 Lumber Yard | sell ? | stage ?\n"
 
 CHILD = r"""
 import gc, json, os, sys
-def rss():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-def hwm():
-    with open("/proc/self/status") as f:
-        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM"))
+""" + PROC_MEMORY + r"""
 from wnotation.notation import read_games
 list(read_games(sys.argv[2]))  # imports and caches warm
 gc.collect()
