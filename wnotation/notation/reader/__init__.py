@@ -125,7 +125,9 @@ def _games(chunks: Iterable[tuple[str, int, int]], source: str, builder: Callabl
                 yield v.result()
             continue
         index += 1
-        yield _visit(builder(), chunk, origin, index, route)
+        result = _visit(builder(), chunk, origin, index, route)
+        del chunk  # not held while the caller works on the game (a read from a file holds one game's text)
+        yield result
 
 
 def _looks_like_path(text: str) -> bool:
