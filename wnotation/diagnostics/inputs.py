@@ -264,7 +264,9 @@ class FileLines:
         line = b"".join(parts)
         del parts
         cut = line.find(b"\n")
-        return self._text(line if cut < 0 else line[:cut], first)
+        if cut >= 0:
+            line = line[: cut - 1 if cut and line[cut - 1] == 13 else cut]  # without its LF or CRLF
+        return self._text(line, first)
 
     @staticmethod
     def _text(data: bytes, first: bool) -> str:
@@ -284,7 +286,7 @@ class FileLines:
             line += text.count("\n", pos, m.start())
             pos = m.start()
             starts.append(line)
-        return PieceLines(self, line0, ends, text.endswith("\n"), tuple(starts))
+        return PieceLines(self, line0, ends, text.endswith("\n"), tuple(starts), text.startswith("\ufeff"))
 
 
 class PieceLines(Sequence[str]):
@@ -292,10 +294,12 @@ class PieceLines(Sequence[str]):
     (same length, same strings at the same indices), read back from the file when asked for; and the lines
     where the piece's games start (:meth:`game_start`), so that a game's start is found without reading lines."""
 
-    __slots__ = ("file", "line0", "ends", "closed", "starts")
+    __slots__ = ("file", "line0", "ends", "closed", "starts", "bom")
 
-    def __init__(self, file: FileLines, line0: int, ends: int, closed: bool, starts: tuple[int, ...]) -> None:
+    def __init__(self, file: FileLines, line0: int, ends: int, closed: bool, starts: tuple[int, ...],
+                 bom: bool = False) -> None:
         self.file, self.line0, self.ends, self.closed, self.starts = file, line0, ends, closed, starts
+        self.bom = bom  # the piece starts with a BOM (a file's second): normalising the piece drops it
 
     def __len__(self) -> int:
         return self.ends + 1
@@ -317,7 +321,8 @@ class PieceLines(Sequence[str]):
     def _line(self, k: int) -> str:
         if k == self.ends and self.closed:
             return ""  # after the piece's last line end (the next piece's first line is not this piece's)
-        return self.file.line(self.line0 + k)
+        line = self.file.line(self.line0 + k)
+        return line[1:] if k == 0 and self.bom else line
 
     def game_start(self, line: int) -> int:
         """The line (1-based, in the piece) of the ``[Format`` line that opens the game holding ``line``, 1 if
