@@ -105,16 +105,17 @@ def piece_size(games: int, workers: int) -> int:
     return max(1, min(MAX_PIECE_GAMES, -(-games // (GUIDE * workers))))
 
 
-def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tuple[list[str], int]], list[str],
+def _open_input(path: str, size: Any, indexed: bool = True) -> tuple[str, str | None, int, Iterator[tuple[list[str], int]], list[str],
                                                FileLines | None]:
     """``(source, error, marks, pieces, first, lines)`` of an input: ``error`` why it cannot be read (and no
     pieces), ``marks`` its ``[Format`` marks (at least its games), its pieces of ``size(marks)`` games read lazily
     (:func:`~wnotation.diagnostics.iter_pieces`), each as ``([text], line0)`` (take the text out of its list: the
     list is the only other reference to it), ``first``, filled with its first line once read, and for a file its
     :class:`~.inputs.FileLines` (``None`` for standard input, which is read whole as it cannot be scanned twice,
-    and for a file with bare CR line ends: their lines are quoted from the text)."""
+    and for a file with bare CR line ends: their lines are quoted from the text; ``None`` too when not
+    ``indexed``: pieces sent to worker processes go with their text)."""
     from . import iter_lines, iter_pieces, normalise, stdin_text, unreadable_reason
-    from .inputs import file_pieces, scan_index
+    from .inputs import file_pieces, scan_file, scan_index
 
     source = STDIN_NAME if path == STDIN else path
     index: FileLines | None = None
@@ -124,7 +125,7 @@ def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tu
             marks = text.count("[Format")
             lines: Iterator[str] | None = iter_lines(text)
         else:
-            marks, index = scan_index(path)
+            marks, index = scan_index(path) if indexed else (scan_file(path), None)
             lines = None  # read in blocks (file_pieces), not line by line
     except (OSError, UnicodeDecodeError) as exc:
         return source, unreadable_reason(exc), 0, iter(()), [], None
@@ -202,7 +203,7 @@ class _Pool:
 
     def _items(self, inputs: Sequence[str]) -> Iterator[tuple[Any, ...]]:
         for path in inputs:
-            source, error, marks, pieces, first, _ = _open_input(path, lambda marks: 1)  # one game a piece
+            source, error, marks, pieces, first, _ = _open_input(path, lambda marks: 1, indexed=False)  # one game a piece
             size = _bytes(path)
             self.unopened, self.unread, self.read = self.unopened - 1, self.unread - size, self.read + size
             self.marks += max(1, marks)
