@@ -140,8 +140,8 @@ def test_a_long_line_is_read_back_a_block_at_a_time(tmp_path):
 
 def test_a_file_is_checked_with_its_text_dropped_before_the_replay(tmp_path, monkeypatch):
     """A file's game is replayed with its Record held, not its text too (issue 31 item 5): by tracemalloc, a game
-    that is one 3.4 MB comment holds one copy of it (and at most the rest of the 1 MiB block read with it) while it
-    is replayed, and its findings quote the lines check_text quotes."""
+    that is one 3.4 MB comment holds one copy of it (and the next, small game's text, read to find where it ends)
+    while it is replayed, and its findings quote the lines check_text quotes."""
     import tracemalloc
 
     import wnotation.engine

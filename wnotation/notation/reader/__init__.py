@@ -125,9 +125,7 @@ def _games(chunks: Iterable[tuple[str, int, int]], source: str, builder: Callabl
                 yield v.result()
             continue
         index += 1
-        result = _visit(builder(), chunk, origin, index, route)
-        del chunk  # not held while the caller works on the game (a read from a file holds one game's text)
-        yield result
+        yield _visit(builder(), chunk, origin, index, route)
 
 
 def _looks_like_path(text: str) -> bool:

@@ -237,23 +237,17 @@ def group_pieces(chunks: Iterable[tuple[str, int, int]], games: int) -> Iterator
 
 
 def _grouped(chunks: Iterable[tuple[str, int, int]], games: int) -> Iterator[tuple[str, int]]:
-    # A piece goes as soon as its last game is read, not when the next one starts: every chunk after the first
-    # starts a game, so the next chunk is not read (and held) while the caller checks this piece.
     buf: list[str] = []
     line0 = held = 0
-    sent = False
     for chunk, before, _ in chunks:
-        if not buf:
-            line0 = before
         if is_boundary(chunk):
+            if held == games:
+                yield _taken(buf), line0
+                line0, held = before, 0
             held += 1
         buf.append(chunk)
         del chunk
-        if held == games:
-            yield _taken(buf), line0  # the chunks go before the piece is checked: a huge game is held once
-            held, sent = 0, True
-    if buf or not sent:
-        yield _taken(buf), line0
+    yield _taken(buf), line0
 
 
 def _taken(parts: list[str]) -> str:
