@@ -171,3 +171,17 @@ def test_a_file_is_checked_with_its_text_dropped_before_the_replay(tmp_path, mon
     assert games == list(check_text(text.replace("\n", "\r\n"), str(path)).games)
     assert [d.source_line for d in games[0].diagnostics][:1] == ["I.1 Lumber Yard | sell ? | stage ?"]
     assert len(held) == 2 and held[0] < 1.5 * len(comment)
+
+
+def test_a_files_strides_are_found_only_as_far_as_a_line_is_asked_for(tmp_path, monkeypatch):
+    """:func:`scan_index` counts the lines; where the strides start is sought only when a line is quoted, and only
+    as far as it (and the 16 strides that may be read with it), a block at a time."""
+    from wnotation.diagnostics.inputs import scan_index
+
+    monkeypatch.setattr(inputs, "BLOCK", 256)
+    path = tmp_path / "lines.7wn"
+    path.write_text("x\n" * (100 * STRIDE), encoding="utf-8")
+    _, index = scan_index(path)
+    assert index is not None and index.count == 100 * STRIDE + 1 and len(index._starts) == 1
+    assert index.line(3 * STRIDE) == "x" and 3 + 17 < len(index._starts) < 3 + 17 + 5
+    assert index.line(100 * STRIDE) == "" and len(index._starts) == 101

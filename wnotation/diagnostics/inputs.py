@@ -168,13 +168,15 @@ _READ_MOST: Final[int] = 1 << 18
 class FileLines:
     """The lines of a 7WN file as :func:`source_lines` gives them for its whole text, read back from the file
     when asked for, nothing of its text held: where every :data:`STRIDE`-th line starts (a byte offset, 8 bytes
-    per 64 lines, found by :func:`scan_index`'s block scan: a file's lines are its LF bytes, CRLF counting once,
-    which is why a file with a bare CR is not indexed), and the lines of the strides last read. A line is read
+    per 64 lines, found by a block scan of the file the first time a line is asked for, as far as it is asked
+    for: a file's lines are its LF bytes, CRLF counting once, which is why a file with a bare CR is not indexed),
+    and the lines of the strides last read. :func:`scan_index` counts the lines and checks the CRs. A line is read
     back from its stride (a few strides around it, up to 256 KiB, split at once), or, in a stride longer than
     that, by a scan of the stride's bytes a block at a time. :meth:`piece` gives the lines of one piece of the
     file, as :func:`source_index` of its text would."""
 
-    __slots__ = ("path", "count", "bare_cr", "_starts", "_need", "_size", "_crs", "_crlfs", "_first", "_lines")
+    __slots__ = ("path", "count", "bare_cr", "_starts", "_need", "_size", "_indexed", "_crs", "_crlfs", "_first",
+                 "_lines")
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = path
@@ -183,42 +185,57 @@ class FileLines:
         self._starts = array("q", [0])  # byte offsets of lines 0, STRIDE, 2 * STRIDE, ...
         self._need = STRIDE  # line ends still to pass before the next stride starts
         self._size = 0  # bytes scanned
+        self._indexed = 0  # bytes whose strides are known
         self._crs = self._crlfs = 0
         self._first = 0  # the first line of the lines read back
         self._lines: list[str] = []
 
     def scan(self, block: bytes, before: bytes) -> None:
-        """Take in the file's next ``block`` of bytes (``before``: the last byte of the previous one)."""
-        ends = block.count(b"\n")
-        self.count += ends
+        """Take in the file's next ``block`` of bytes (``before``: the last byte of the previous one): its lines
+        counted and its CRs checked; where its strides start is found only when a line is asked for."""
+        self.count += block.count(b"\n")
         if b"\r" in block or before == b"\r":
             self._crs += block.count(b"\r")
             self._crlfs += (before + block).count(b"\r\n")
-        pos = 0
-        if ends >= self._need:
-            for _ in range(self._need):
-                pos = block.index(b"\n", pos) + 1
-            self._starts.append(self._size + pos)
-            ends -= self._need
-            self._need = STRIDE
-            match = _BYTE_STRIDE.match
-            while ends >= STRIDE:
-                m = match(block, pos)
-                assert m is not None  # STRIDE line ends are left in the block
-                pos = m.end()
-                self._starts.append(self._size + pos)
-                ends -= STRIDE
-        self._need -= ends
         self._size += len(block)
         self.bare_cr = self._crs != self._crlfs
+
+    def _index_to(self, block: int) -> None:
+        """Find where strides start, reading the file on from as far as they are known, until stride ``block`` is
+        passed or the file ends (then every stride is known)."""
+        starts = self._starts
+        if len(starts) > block or self._indexed >= self._size:
+            return
+        match = _BYTE_STRIDE.match
+        with open(self.path, "rb") as handle:
+            handle.seek(self._indexed)
+            while len(starts) <= block and (data := handle.read(BLOCK)):
+                ends, pos = data.count(b"\n"), 0
+                if ends >= self._need:
+                    for _ in range(self._need):
+                        pos = data.index(b"\n", pos) + 1
+                    starts.append(self._indexed + pos)
+                    ends -= self._need
+                    self._need = STRIDE
+                    while ends >= STRIDE:
+                        m = match(data, pos)
+                        assert m is not None  # STRIDE line ends are left in the block
+                        pos = m.end()
+                        starts.append(self._indexed + pos)
+                        ends -= STRIDE
+                self._need -= ends
+                self._indexed += len(data)
+            if not data:
+                self._indexed = self._size
 
     def line(self, k: int) -> str:
         """Line ``k`` (0-based, ``0 <= k < count``) as the reader sees it (no BOM, no line end)."""
         within = k - self._first
         if 0 <= within < len(self._lines):
             return self._lines[within]
-        starts = self._starts
         block = k // STRIDE
+        self._index_to(block + 17)  # the widest read below ends at stride block + 16
+        starts = self._starts
         lo, hi = block, block + 1  # the strides to read: [lo, hi)
 
         def end(b: int) -> int:
