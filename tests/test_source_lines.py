@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from wnotation.diagnostics import inputs
 from wnotation.diagnostics.inputs import STRIDE, SourceLines, source_index, source_lines
 
-LINE = st.sampled_from(["", "a", "[Format \"7WN 1\"]", "I.1 Lumber Yard | sell ? | stage ?", "{ x }", " \t", "é€"])
+LINE = st.sampled_from(["", "a", "[Format \"7WN 1\"]", "I.1 Lumber Yard | sell ? | stage ?", "{ x }", " \t", "é€",
+                        " \t[Format \"7WN 1\"] [Format", "[Formats] [Format", "x [Format \"7WN 1\"]"])
 TEXTS = st.builds(lambda lines, ends, bom, tail: "\ufeff" * bom + "".join(l + e for l, e in zip(lines, ends)) + tail,
                   st.lists(LINE, max_size=3 * STRIDE + 5), st.lists(st.sampled_from(["\n", "\r\n", "\r"]),
                                                                     min_size=3 * STRIDE + 5),

@@ -298,11 +298,16 @@ class FileLines:
         lines where its games start are taken from ``text`` now, so that it need not be held."""
         ends = text.count("\n")
         starts: list[int] = []
-        line, pos = 1, 0
-        for m in BOUNDARY_RE.finditer(text):
-            line += text.count("\n", pos, m.start())
-            pos = m.start()
-            starts.append(line)
+        line, pos, last = 1, 0, -1
+        at = text.find("[Format")  # a literal search (a multiline regex tries every position: 0.1 s for 20 MB)
+        while at >= 0:
+            begin = text.rfind("\n", 0, at) + 1  # the start of its line: a boundary if only blanks come before
+            if begin > last and BOUNDARY_RE.match(text, begin) is not None:
+                line += text.count("\n", pos, begin)
+                pos = begin
+                starts.append(line)
+            last = begin
+            at = text.find("[Format", at + 1)
         return PieceLines(self, line0, ends, text.endswith("\n"), tuple(starts), text.startswith("\ufeff"))
 
 
