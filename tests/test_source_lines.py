@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import HEADER
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wnotation.diagnostics import inputs
@@ -84,6 +84,7 @@ def _bare_cr(text: str) -> bool:
     return text.count("\r") != text.count("\r\n")
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # texts of ~200 lines, files
 @given(TEXTS, st.sampled_from([5, 64, 1 << 20]), st.sampled_from([8, 1 << 18]), st.randoms(use_true_random=False))
 def test_a_files_lines_read_back_are_those_of_its_text(text, block, most, random):
     """:class:`FileLines` (the byte offsets of every 64th line, found while a file is scanned) gives the lines
