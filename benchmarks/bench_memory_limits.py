@@ -12,7 +12,9 @@ one line and over many short lines, written to a file: the resident memory ``rea
 reading and at its peak (``/proc/self/statm`` and ``VmHWM``, a fresh process each), the same by tracemalloc (what
 Python holds, which the C allocator may keep resident after it is freed), and the peak RSS and CPU of
 ``python -m wnotation check FILE`` (``/usr/bin/time``) less that of a one-game file, per input byte, and of the
-same file with a broken turn line at its end (the error, and the search for further ones).
+same file with a broken turn line at its end (the error, and the search for further ones); and "replay held", the
+resident memory a check (``check_many`` in process, one job) adds by the time it replays the game (its text and
+Record, or the Record alone), per input byte.
 Run: ``python benchmarks/bench_memory_limits.py [--mb 12.5] [--huge-mb 20]``.
 """
 
@@ -87,6 +89,22 @@ else:
     held, peak = rss() - before, hwm() - before
 print(json.dumps({"held": held, "peak": peak, "read": type(games[0]).__name__}))
 """
+CHECK_CHILD = r"""
+import json, os, sys
+""" + PROC_MEMORY + r"""
+import wnotation.engine as engine
+from wnotation.diagnostics.batch import check_many
+[g for run in check_many([sys.argv[2]]) for g in run.games()]  # imports and caches warm
+held = []
+real = engine.replay
+def replay(record, *args, **kwargs):
+    held.append(rss())
+    return real(record, *args, **kwargs)
+engine.replay = replay
+before = rss()
+games = [g for run in check_many([sys.argv[1]]) for g in run.games()]
+print(json.dumps({"held": max(held) - before if held else 0}))
+"""
 TAIL = "I.1 Lumber Yard | sell ? | stage ?\n"
 BROKEN = "I.2 Lumbr Yard | sell ? | stage ?\n"  # a misspelt card: the check finds it, then seeks further errors
 
@@ -108,7 +126,7 @@ def huge(mb: float) -> None:
              "one comment over many lines": HEADER + "{ " + comment.replace("m ", "m\n") + " }\n" + TAIL}
     print(f"one huge game from a file, bytes per input byte ({mb:g} MB comment):")
     print(f"{'game':30} {'size':>12} {'read RSS held/peak':>19} {'tracemalloc held/peak':>22} {'check peak':>11}"
-          f" {'check MiB':>10} {'cpu s':>6}")
+          f" {'check MiB':>10} {'cpu s':>6} {'replay held':>12}")
     with tempfile.TemporaryDirectory() as tmp:
         small = os.path.join(tmp, "small.7wn")
         with open(small, "w") as f:
@@ -123,9 +141,11 @@ def huge(mb: float) -> None:
                                                  capture_output=True, text=True, check=True).stdout)
                  for mode in ("rss", "trace")}
             peak, cpu = check_rss(path)
+            held = json.loads(subprocess.run([sys.executable, "-c", CHECK_CHILD, path, small], capture_output=True,
+                                             text=True, check=True).stdout)["held"]
             print(f"{name:30} {n:>12,} {r['rss']['held'] / n:>9.2f} / {r['rss']['peak'] / n:<7.2f}"
                   f" {r['trace']['held'] / n:>11.2f} / {r['trace']['peak'] / n:<8.2f} {(peak - base) / n:>11.2f}"
-                  f" {peak / 2**20:>10.1f} {cpu:>6.2f}")
+                  f" {peak / 2**20:>10.1f} {cpu:>6.2f} {held / n:>12.2f}")
             with open(path, "a") as f:
                 f.write(BROKEN)
             peak, cpu = check_rss(path)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     from . import Diagnostic, GameReport
+    from .inputs import FileLines
 
 __all__ = ["MAX_PIECE_GAMES", "PIECES_PER_WORKER", "STDIN", "STDIN_NAME", "Run", "WorkerLost", "check_many",
            "piece_size"]
@@ -69,13 +70,11 @@ def check_many(inputs: Sequence[str], jobs: int = 1, allow_empty: bool = False) 
     reports, in file order."""
     import os
 
-    from . import check_piece
-
     workers = jobs or os.cpu_count() or 1
     if workers == 1:
         for path in inputs:
-            source, error, count, pieces, first = _open_input(path, lambda count: 1)
-            yield Run(source, error, (check_piece(piece, source, line0) for piece, line0 in pieces), first, allow_empty)
+            source, error, count, pieces, first, lines = _open_input(path, lambda count: 1)
+            yield Run(source, error, _checked(pieces, source, lines), first, allow_empty)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -106,36 +105,57 @@ def piece_size(games: int, workers: int) -> int:
     return max(1, min(MAX_PIECE_GAMES, -(-games // (GUIDE * workers))))
 
 
-def _open_input(path: str, size: Any) -> tuple[str, str | None, int, Iterator[tuple[str, int]], list[str]]:
-    """``(source, error, marks, pieces, first)`` of an input: ``error`` why it cannot be read (and no pieces),
-    ``marks`` its ``[Format`` marks (at least its games), its pieces of ``size(marks)`` games read lazily
-    (:func:`~wnotation.diagnostics.iter_pieces`), and ``first``, filled with its first line once read. Standard
-    input is read whole (it cannot be scanned twice)."""
-    from . import iter_lines, iter_pieces, normalise, scan_file, stdin_text, unreadable_reason
-    from .inputs import file_pieces
+def _open_input(path: str, size: Any, indexed: bool = True) -> tuple[str, str | None, int, Iterator[tuple[list[str], int]], list[str],
+                                               FileLines | None]:
+    """``(source, error, marks, pieces, first, lines)`` of an input: ``error`` why it cannot be read (and no
+    pieces), ``marks`` its ``[Format`` marks (at least its games), its pieces of ``size(marks)`` games read lazily
+    (:func:`~wnotation.diagnostics.iter_pieces`), each as ``([text], line0)`` (take the text out of its list: the
+    list is the only other reference to it), ``first``, filled with its first line once read, and for a file its
+    :class:`~.inputs.FileLines` (``None`` for standard input, which is read whole as it cannot be scanned twice,
+    and for a file with bare CR line ends: their lines are quoted from the text; ``None`` too when not
+    ``indexed``: pieces sent to worker processes go with their text)."""
+    from . import iter_lines, iter_pieces, normalise, stdin_text, unreadable_reason
+    from .inputs import file_pieces, scan_file, scan_index
 
     source = STDIN_NAME if path == STDIN else path
+    index: FileLines | None = None
     try:
         if path == STDIN:
             text = normalise(stdin_text())
             marks = text.count("[Format")
             lines: Iterator[str] | None = iter_lines(text)
         else:
-            marks = scan_file(path)
+            marks, index = scan_index(path) if indexed else (scan_file(path), None)
             lines = None  # read in blocks (file_pieces), not line by line
     except (OSError, UnicodeDecodeError) as exc:
-        return source, unreadable_reason(exc), 0, iter(()), []
+        return source, unreadable_reason(exc), 0, iter(()), [], None
     first: list[str] = []
 
-    def pieces() -> Iterator[tuple[str, int]]:
+    def pieces() -> Iterator[tuple[list[str], int]]:
         cut = iter_pieces(lines, size(marks)) if lines is not None else file_pieces(path, size(marks))
         for piece, line0 in cut:
             if not first:
                 end = piece.find("\n")
                 first.append(piece if end < 0 else piece[:end])
-            yield piece, line0
+            box = [piece]
+            del piece  # held by the box alone while the piece is checked
+            yield box, line0
 
-    return source, None, marks, pieces(), first
+    return source, None, marks, pieces(), first, index
+
+
+def _checked(pieces: Iterator[tuple[list[str], int]], source: str,
+             lines: FileLines | None) -> Iterator[tuple[GameReport, ...]]:
+    """The reports of each piece checked in this process: a file's pieces with their lines read back from it
+    (:func:`~.pipeline.check_read`: the text is not held while its games are replayed), other inputs' with their
+    text (:func:`~.pipeline.check_piece`)."""
+    from .pipeline import check_piece, check_read
+
+    for box, line0 in pieces:
+        if lines is not None:
+            yield check_read(box.pop(), source, line0, lines)
+        else:
+            yield check_piece(box.pop(), source, line0)
 
 
 def _bytes(path: str) -> int:
@@ -183,13 +203,13 @@ class _Pool:
 
     def _items(self, inputs: Sequence[str]) -> Iterator[tuple[Any, ...]]:
         for path in inputs:
-            source, error, marks, pieces, first = _open_input(path, lambda marks: 1)  # one game a piece
+            source, error, marks, pieces, first, _ = _open_input(path, lambda marks: 1, indexed=False)  # one game a piece
             size = _bytes(path)
             self.unopened, self.unread, self.read = self.unopened - 1, self.unread - size, self.read + size
             self.marks += max(1, marks)
             yield "file", source, error, first
-            for piece, line0 in pieces:
-                yield "piece", piece, source, line0
+            for box, line0 in pieces:
+                yield "piece", box.pop(), source, line0
 
     def _left(self) -> int:
         """The games not yet gathered into a task: those of the inputs opened, and for the others (at least one

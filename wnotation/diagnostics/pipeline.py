@@ -15,15 +15,15 @@ from ..notation.errors import NotationError, Origin
 from ..notation.reader.split import is_boundary
 from ..model.position_values import PositionError
 from ..model.record import Record, Span, has_variations, position_tag, start_of
-from .inputs import iter_pieces, read_text, source_index, source_lines, unreadable_reason
+from .inputs import FileLines, PieceLines, iter_pieces, read_text, source_index, source_lines, unreadable_reason
 from .report import Diagnostic, FileReport, GameReport, no_game_remark
 
 if TYPE_CHECKING:
     from ..engine import Finding
     from ..engine.scoring import ScoreSheet
 
-__all__ = ["check", "check_file", "check_piece", "check_pieces", "check_record", "check_text", "diagnostics_of",
-           "is_check_only", "iter_check", "start_refusal"]
+__all__ = ["check", "check_file", "check_piece", "check_pieces", "check_record", "check_read", "check_text",
+           "diagnostics_of", "is_check_only", "iter_check", "start_refusal"]
 
 
 def _line(lines: Sequence[str] | None, number: int) -> str:
@@ -131,18 +131,44 @@ def _refused_start(error: NotationError, lines: Sequence[str] | None, origin: Or
 
 def _game_reports(text: str, origin: Origin) -> list[GameReport]:
     """The report of each game of ``text`` in order (games numbered from 1), every line placed by ``origin``."""
+    return _reports(_read(text, origin.source), source_index(text), origin)
+
+
+def _read(text: str, source: str) -> list[Record | NotationError]:
+    """Each game of ``text`` read: its Record, or its error."""
     from ..notation import read_games
 
-    lines = source_index(text)
+    return list(read_games(text, source=source))
+
+
+def _reports(items: list[Record | NotationError], lines: Sequence[str], origin: Origin) -> list[GameReport]:
+    """The report of each of the games read (``items``, emptied as they are checked: a Record is dropped once
+    replayed), quoting ``lines``."""
     games = []
-    for k, item in enumerate(read_games(text, source=origin.source), start=1):
+    items.reverse()
+    k = 0
+    while items:
+        item = items.pop()
+        k += 1
         if isinstance(item, NotationError):
             start = _game_start(lines, item.line)
             games.append(GameReport(origin.source, k, origin.line(start), _unread(item, lines, origin, start),
                                     read=False))
         else:
             games.append(check_record(item, lines=lines, index=k, origin=origin))
+        del item
     return games
+
+
+def check_read(text: str, source: str, line0: int, file: FileLines) -> tuple[GameReport, ...]:
+    """:func:`check_piece` of a piece of the file that ``file`` indexes, the piece's text dropped once its games
+    are read: the lines its diagnostics quote are read back from the file (:meth:`FileLines.piece`), so that a
+    game is replayed with its Record alone held, not its text too. Pass the text as the only reference to it
+    (``check_read(box.pop(), ...)``): the caller's own would keep it."""
+    lines = file.piece(line0, text)
+    items = _read(text, source)
+    del text
+    return tuple(_reports(items, lines, Origin(source, line0)))
 
 
 def _unread(error: NotationError, lines: Sequence[str], origin: Origin, start: int) -> tuple[Diagnostic, ...]:
@@ -200,6 +226,8 @@ def iter_check(lines: Iterable[str], source: str = "<string>", *,
 
 def _game_start(lines: Sequence[str], line: int) -> int:
     """The line of the ``[Format`` tag that opens the game holding ``line`` (1 if none)."""
+    if isinstance(lines, PieceLines):
+        return lines.game_start(line)
     for k in range(min(line, len(lines)), 0, -1):
         if is_boundary(lines[k - 1]):
             return k

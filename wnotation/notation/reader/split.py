@@ -175,10 +175,7 @@ def _split_blocks(read: Callable[[int], str], block: int) -> Iterator[tuple[str,
         if held:
             if _opens_game(held, text):
                 if parts:
-                    chunk = "".join(parts)
-                    parts = []
-                    yield chunk, line0, off0
-                    del chunk
+                    yield _taken(parts), line0, off0
                 line0, off0 = line, off
             parts.extend(held)
             off += sum(map(len, held))
@@ -190,10 +187,7 @@ def _split_blocks(read: Callable[[int], str], block: int) -> Iterator[tuple[str,
             if start > pos:
                 parts.append(text[pos:start])
             if parts:
-                chunk = "".join(parts)
-                parts = []
-                yield chunk, line0, off0
-                del chunk
+                yield _taken(parts), line0, off0
             line += text.count("\n", pos, start)
             off += start - pos
             line0, off0, pos = line, off, start
@@ -207,9 +201,7 @@ def _split_blocks(read: Callable[[int], str], block: int) -> Iterator[tuple[str,
         if last:
             break
     if parts or not line:
-        chunk = "".join(parts)
-        parts.clear()
-        yield chunk, line0, off0
+        yield _taken(parts), line0, off0
 
 
 def _opens_game(held: list[str], text: str) -> bool:
@@ -250,17 +242,20 @@ def _grouped(chunks: Iterable[tuple[str, int, int]], games: int) -> Iterator[tup
     for chunk, before, _ in chunks:
         if is_boundary(chunk):
             if held == games:
-                piece = "".join(buf)
-                buf = []  # the chunks go before the piece is checked: a huge game is held once
-                yield piece, line0
-                del piece
+                yield _taken(buf), line0
                 line0, held = before, 0
             held += 1
         buf.append(chunk)
         del chunk
-    piece = "".join(buf)
-    buf.clear()
-    yield piece, line0
+    yield _taken(buf), line0
+
+
+def _taken(parts: list[str]) -> str:
+    """``parts`` joined, the list emptied: a generator that yields this holds neither the parts nor their join
+    while its caller works on the text (a local name would keep it until the generator resumes)."""
+    text = "".join(parts)
+    parts.clear()
+    return text
 
 
 #: The most characters a line may hold outside its comments and ``[%tags]`` (spec section 11). Regular expressions
