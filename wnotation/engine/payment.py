@@ -11,10 +11,12 @@ import itertools
 from types import MappingProxyType
 from typing import Final, Mapping, Sequence
 
+from ..model.catalog import RESOURCES
 from .coins import Coins, bought_by
 from .memo import Memo, memo
 from .state import Game
 from .trade import (
+    PACK_UNIT,
     RESOURCE_INDEX,
     Prices,
     Purchase,
@@ -24,6 +26,7 @@ from .trade import (
     Supply,
     canonical_key,
     cheapest,
+    pack_counts,
     stated_purchase,
     unaffordable,
 )
@@ -169,6 +172,13 @@ _COVERED: Final = (NO_PURCHASE,)
 Question = tuple[tuple[tuple[str, int], ...], tuple[Source, ...], tuple[int, ...], tuple[Source, ...],
                  tuple[int, ...], tuple[Source, ...], int, int, int, int]
 _ANSWERS: Final[Memo[Question, tuple[Purchase, ...]]] = memo("payment: reduced trade questions", 1 << 13)
+#: The usual reduced question in packed vectors (see :func:`_reduced`): (need << 32 | the left neighbour's capped
+#: units, the right one's << 16 | the packed prices).
+_PACKED: Final[Memo[tuple[int, int], tuple[Purchase, ...]]] = memo("payment: packed trade questions", 1 << 13)
+#: A read-only cost's packed vector, by the cost's id (the entry holds the cost, and a hit must be that very object).
+_PACKED_COSTS: Final[Memo[int, tuple[Mapping[str, int], int]]] = memo("payment: packed costs", 1 << 12)
+#: The fourth bit of each resource's field in a packed vector.
+_GUARDS: Final = sum(8 * unit for unit in PACK_UNIT)
 _ORDERED: Final[Memo[tuple[str, ...], tuple[bool, tuple[str, ...]]]] = memo("payment: stated units in order",
                                                                            1 << 10)
 
@@ -187,6 +197,67 @@ def _in_order(units: Sequence[str]) -> tuple[str, ...] | None:
 
 def _reduced(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, prices: Prices
              ) -> tuple[Purchase, ...]:
+    """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), asked as a reduced,
+    equivalent question so that most questions share one memoised answer (see :func:`_reduced_general`).
+
+    The usual question is asked in packed vectors (:data:`.trade.PACK_UNIT`): when the cost, the supplies' one-resource
+    counts and the prices are packed and neither the seat nor its neighbours have either/or sources, what is still
+    needed is the cost less own production field by field, each neighbour's offer is its counts capped at that,
+    and the question is two small ints (:func:`_packed_answer` answers it). Cost: a few integer operations and one
+    look-up of an int pair; anything else is :func:`_reduced_general`'s."""
+    if type(cost) is MappingProxyType:  # a card's or a stage's read-only cost: its packed form is memoised
+        found = _PACKED_COSTS.get(id(cost))
+        if found is not None and found[0] is cost:
+            code = found[1]
+        else:
+            code = _PACKED_COSTS.put(id(cost), (cost, pack_counts(cost)))[1]
+    else:
+        code = pack_counts(cost)
+    packed = own.packed
+    if code >= 0 and packed >= 0:
+        need = _short(code, packed)
+        if not need:
+            return _COVERED
+        if not own.multi and not left.multi and not right.multi:
+            lp, rp, pp = left.packed, right.packed, prices.packed
+            if lp >= 0 and rp >= 0 and pp >= 0:
+                lcap = lp - _short(lp, need)
+                rcap = rp - _short(rp, need)
+                key = (need << 32 | lcap, rcap << 16 | pp)
+                answer = _PACKED.get(key)
+                if answer is None:
+                    answer = _PACKED.put(key, _packed_answer(need, lcap, rcap, prices))
+                return answer
+    return _reduced_general(cost, own, left, right, prices)
+
+
+def _short(have: int, less: int) -> int:
+    """``have`` less ``less`` field by field, none below 0, for packed vectors (counts at most 7, so the fourth bit
+    of each field is free to borrow from: a field whose bit survives the subtraction did not go below 0)."""
+    d = (have | _GUARDS) - less
+    m = d & _GUARDS
+    return d & (m - (m >> 3))
+
+
+def _packed_answer(need: int, lcap: int, rcap: int, prices: Prices) -> tuple[Purchase, ...]:
+    """:func:`_singles_answer` for a packed question: ``need`` the units still needed, ``lcap`` and ``rcap`` the
+    neighbours' one-resource units capped at ``need`` (packed vectors)."""
+    resources: list[str] = []
+    units: list[int] = []
+    most: list[int] = []
+    least: list[int] = []
+    for i, r in enumerate(RESOURCES):
+        n = need >> 4 * i & 7
+        if n:
+            resources.append(r)
+            units.append(n)
+            most.append(lcap >> 4 * i & 7)
+            least.append(max(0, n - (rcap >> 4 * i & 7)))
+    return _split_answer(resources, units, most, least, prices)
+
+
+def _reduced_general(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, prices: Prices
+                     ) -> tuple[Purchase, ...]:
     """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), asked as a reduced,
     equivalent question so that most questions share one memoised answer.
 
@@ -276,21 +347,26 @@ def _singles_answer(need: Mapping[str, int], left: tuple[Source, ...], right: tu
     resource split between the neighbours independently within their supply, so the cheapest buys each unit
     where it is cheaper, and every split of a resource priced alike on both sides ties. Same answer, in the
     same canonical order, without the general solver."""
-    resources: list[str] = []
-    units: list[int] = []
+    resources = sorted(need, key=RESOURCE_INDEX.__getitem__)
+    units = [need[r] for r in resources]
+    most = [min(n, sum(1 for src in left if src[0] == r)) for r, n in zip(resources, units)]
+    least = [max(0, n - sum(1 for src in right if src[0] == r)) for r, n in zip(resources, units)]
+    return _split_answer(resources, units, most, least, prices)
+
+
+def _split_answer(resources: list[str], units: list[int], most: list[int], least: list[int], prices: Prices
+                  ) -> tuple[Purchase, ...]:
+    """:func:`_singles_answer`'s purchases: ``units[k]`` of ``resources[k]`` (in ``catalog.RESOURCES`` order) are
+    bought, at most ``most[k]`` and at least ``least[k]`` of them from the left neighbour, the rest from the
+    right."""
     shares: list[tuple[int, ...]] = []
     left_prices: list[int] = []
     right_prices: list[int] = []
-    for r in sorted(need, key=RESOURCE_INDEX.__getitem__):
-        n = need[r]
-        most = min(n, sum(1 for src in left if src[0] == r))
-        least = max(0, n - sum(1 for src in right if src[0] == r))
-        if least > most:
+    for r, lo, hi in zip(resources, least, most):
+        if lo > hi:
             return ()  # the neighbours cannot supply it
         pl, pr = prices.price("left", r), prices.price("right", r)
-        resources.append(r)
-        units.append(n)
-        shares.append((most,) if pl < pr else (least,) if pl > pr else tuple(range(least, most + 1)))
+        shares.append((hi,) if pl < pr else (lo,) if pl > pr else tuple(range(lo, hi + 1)))
         left_prices.append(pl)
         right_prices.append(pr)
     found = []
@@ -303,4 +379,3 @@ def _singles_answer(need: Mapping[str, int], left: tuple[Source, ...], right: tu
         ))
     found.sort(key=canonical_key)
     return tuple(found)
-

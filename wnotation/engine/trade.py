@@ -37,6 +37,25 @@ RESOURCE_INDEX: dict[str, int] = {r: i for i, r in enumerate(RESOURCES)}
 _INDEX = RESOURCE_INDEX
 _RAW = frozenset(RAW)
 
+#: A *packed* count vector (:attr:`Supply.packed`, :attr:`Prices.packed`, a cost's in :mod:`.payment`): one small
+#: int holding a count per resource, four bits each in ``catalog.RESOURCES`` order (wood in the lowest), each count
+#: at most :data:`PACK_LIMIT`, so that the fourth bit of every field stays clear and counts can be subtracted field
+#: by field in one integer operation. ``-1`` stands for a vector with a count over the limit (not packed).
+PACK_UNIT: Final = tuple(1 << 4 * i for i in range(len(RESOURCES)))
+PACK_LIMIT: Final = 7
+
+
+def pack_counts(counts: Mapping[str, int]) -> int:
+    """``counts`` (resource -> units) as a packed vector, or ``-1`` if a count is negative or over
+    :data:`PACK_LIMIT` or a name is not a resource."""
+    packed = 0
+    for r, n in counts.items():
+        i = _INDEX.get(r, -1)
+        if i < 0 or n < 0 or n > PACK_LIMIT:
+            return -1
+        packed += n << 4 * i
+    return packed
+
 
 # --- values --------------------------------------------------------------------------------------------------
 # Plain classes with ``Final`` fields rather than frozen dataclasses: mypy refuses an assignment to a field, the
@@ -48,7 +67,7 @@ class Prices:
     """Coins per unit bought, by neighbour and resource class; 2 everywhere unless a discount applies (R-PRICE).
     A value: read-only, compared and hashed by its four prices."""
 
-    __slots__ = ("left_raw", "left_manufactured", "right_raw", "right_manufactured")
+    __slots__ = ("left_raw", "left_manufactured", "right_raw", "right_manufactured", "packed")
 
     def __init__(self, left_raw: int = 2, left_manufactured: int = 2, right_raw: int = 2,
                  right_manufactured: int = 2) -> None:
@@ -59,6 +78,10 @@ class Prices:
         self.left_manufactured: Final = left_manufactured
         self.right_raw: Final = right_raw
         self.right_manufactured: Final = right_manufactured
+        #: The four prices in one small int (four bits each, in the order above), or ``-1`` if one is over 15: a
+        #: part of a trade question's key (:mod:`.payment`).
+        self.packed: Final = (left_raw | left_manufactured << 4 | right_raw << 8 | right_manufactured << 12
+                              if max(left_raw, left_manufactured, right_raw, right_manufactured) < 16 else -1)
 
     def _fields(self) -> tuple[int, int, int, int]:
         return self.left_raw, self.left_manufactured, self.right_raw, self.right_manufactured
@@ -156,14 +179,16 @@ class Refusal:
 
 class Supply:
     """A list of unit-sources summarised for trade questions: the units per resource of its one-resource sources
-    (``singles``) and its either/or sources in order (``multi``). Never mutated once built: :meth:`plus` makes the
-    summary of more sources."""
+    (``singles``, and the same counts as a packed vector, ``packed``: ``-1`` when one is over
+    :data:`PACK_LIMIT`) and its either/or sources in order (``multi``). Never mutated once built: :meth:`plus`
+    makes the summary of more sources."""
 
-    __slots__ = ("singles", "multi")
+    __slots__ = ("singles", "multi", "packed")
 
     def __init__(self, singles: dict[str, int], multi: tuple[Source, ...]) -> None:
         self.singles = singles
         self.multi = multi
+        self.packed = pack_counts(singles)
 
     @staticmethod
     def of(sources: Iterable[SourceLike]) -> Supply:
