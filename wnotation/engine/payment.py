@@ -172,13 +172,15 @@ _COVERED: Final = (NO_PURCHASE,)
 Question = tuple[tuple[tuple[str, int], ...], tuple[Source, ...], tuple[int, ...], tuple[Source, ...],
                  tuple[int, ...], tuple[Source, ...], int, int, int, int]
 _ANSWERS: Final[Memo[Question, tuple[Purchase, ...]]] = memo("payment: reduced trade questions", 1 << 13)
-#: The usual reduced question in packed vectors (see :func:`_reduced`): (need << 32 | the left neighbour's capped
-#: units, the right one's << 16 | the packed prices).
-_PACKED: Final[Memo[tuple[int, int], tuple[Purchase, ...]]] = memo("payment: packed trade questions", 1 << 13)
+#: Reduced questions in packed vectors (see :func:`_reduced`): (need << 32 | the left neighbour's capped units,
+#: the right one's << 16 | the packed prices), then any either/or masks left.
+_PACKED: Final[Memo[tuple[int, ...], tuple[Purchase, ...]]] = memo("payment: packed trade questions", 1 << 13)
 #: A read-only cost's packed vector, by the cost's id (the entry holds the cost, and a hit must be that very object).
 _PACKED_COSTS: Final[Memo[int, tuple[Mapping[str, int], int]]] = memo("payment: packed costs", 1 << 12)
 #: The fourth bit of each resource's field in a packed vector.
 _GUARDS: Final = sum(8 * unit for unit in PACK_UNIT)
+#: 7 in each resource's field: adding it carries into the fourth bit of each field that is not 0.
+_SEVENS: Final = sum(7 * unit for unit in PACK_UNIT)
 _ORDERED: Final[Memo[tuple[str, ...], tuple[bool, tuple[str, ...]]]] = memo("payment: stated units in order",
                                                                            1 << 10)
 
@@ -198,13 +200,17 @@ def _in_order(units: Sequence[str]) -> tuple[str, ...] | None:
 def _reduced(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, prices: Prices
              ) -> tuple[Purchase, ...]:
     """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), asked as a reduced,
-    equivalent question so that most questions share one memoised answer (see :func:`_reduced_general`).
+    equivalent question so that most questions share one memoised answer.
 
-    The usual question is asked in packed vectors (:data:`.trade.PACK_UNIT`): when the cost, the supplies' one-resource
-    counts and the prices are packed and neither the seat nor its neighbours have either/or sources, what is still
-    needed is the cost less own production field by field, each neighbour's offer is its counts capped at that,
-    and the question is two small ints (:func:`_packed_answer` answers it). Cost: a few integer operations and one
-    look-up of an int pair; anything else is :func:`_reduced_general`'s."""
+    The question is asked in packed vectors (:data:`.trade.PACK_UNIT`) when the cost, the supplies and the prices
+    are packed (always, but for counts over :data:`.trade.PACK_LIMIT` or prices over 15: then
+    :func:`_reduced_general` asks the same question in tuples). The reductions are :func:`_reduced_general`'s, done
+    field by field: own one-resource sources pay first (the cost less them, never below 0); an own either/or
+    source is cut to the resources still needed (its mask and the needed fields), and one left with one needed
+    resource pays one unit of it, repeated until none is; each neighbour's one-resource units are capped at what
+    is still needed, its either/or sources cut down to it. The key is two small ints (what is needed and the left
+    neighbour's capped units; the right one's and the prices), followed by the either/or masks left, if any, with
+    ``-1`` between the seat's and each neighbour's. Cost: a few integer operations and one look-up."""
     if type(cost) is MappingProxyType:  # a card's or a stage's read-only cost: its packed form is memoised
         found = _PACKED_COSTS.get(id(cost))
         if found is not None and found[0] is cost:
@@ -213,22 +219,68 @@ def _reduced(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, 
             code = _PACKED_COSTS.put(id(cost), (cost, pack_counts(cost)))[1]
     else:
         code = pack_counts(cost)
-    packed = own.packed
-    if code >= 0 and packed >= 0:
-        need = _short(code, packed)
+    lp, rp, pp = left.packed, right.packed, prices.packed
+    if code < 0 or own.packed < 0 or lp < 0 or rp < 0 or pp < 0:
+        return _reduced_general(cost, own, left, right, prices)
+    need = _short(code, own.packed)
+    if not need:
+        return _COVERED
+    rest: tuple[int, ...] = own.masks
+    if rest:
+        changed = True
+        while changed and need:
+            changed = False
+            needed = _nonzero(need)
+            kept: list[int] = []
+            for mask in rest:
+                useful = mask & needed
+                if not useful:
+                    continue
+                if not useful & (useful - 1):  # one resource still needed: pay one unit of it
+                    need -= useful
+                    needed = _nonzero(need)
+                    changed = True
+                    continue
+                kept.append(useful)
+            rest = tuple(kept)
         if not need:
             return _COVERED
-        if not own.multi and not left.multi and not right.multi:
-            lp, rp, pp = left.packed, right.packed, prices.packed
-            if lp >= 0 and rp >= 0 and pp >= 0:
-                lcap = lp - _short(lp, need)
-                rcap = rp - _short(rp, need)
-                key = (need << 32 | lcap, rcap << 16 | pp)
-                answer = _PACKED.get(key)
-                if answer is None:
-                    answer = _PACKED.put(key, _packed_answer(need, lcap, rcap, prices))
-                return answer
-    return _reduced_general(cost, own, left, right, prices)
+    lcap = lp - _short(lp, need)
+    rcap = rp - _short(rp, need)
+    key: tuple[int, ...] = (need << 32 | lcap, rcap << 16 | pp)
+    lcut: tuple[int, ...] = ()
+    rcut: tuple[int, ...] = ()
+    if rest or left.masks or right.masks:
+        needed = _nonzero(need)
+        lcut = tuple([m & needed for m in left.masks if m & needed])
+        rcut = tuple([m & needed for m in right.masks if m & needed])
+        if rest or lcut or rcut:
+            key = key + rest + (-1,) + lcut + (-1,) + rcut
+    answer = _PACKED.get(key)
+    if answer is None:
+        if len(key) == 2:
+            answer = _packed_answer(need, lcap, rcap, prices)
+        else:
+            wants = {r: need >> 4 * i & 7 for i, r in enumerate(RESOURCES) if need >> 4 * i & 7}
+            answer = cheapest(wants, _unmasked(rest), _offered(wants, _counted(wants, lcap), _unmasked(lcut)),
+                              _offered(wants, _counted(wants, rcap), _unmasked(rcut)), prices, 1 << 30)
+        _PACKED.put(key, answer)
+    return answer
+
+
+def _nonzero(packed: int) -> int:
+    """The packed vector with a 1 in each field where ``packed`` is not 0."""
+    return ((packed + _SEVENS) & _GUARDS) >> 3
+
+
+def _unmasked(masks: tuple[int, ...]) -> tuple[Source, ...]:
+    """Either/or sources from their masks, each resource in ``catalog.RESOURCES`` order."""
+    return tuple([tuple([r for i, r in enumerate(RESOURCES) if m >> 4 * i & 1]) for m in masks])
+
+
+def _counted(wants: Mapping[str, int], packed: int) -> tuple[int, ...]:
+    """The counts of a packed vector for the resources of ``wants``, in its order."""
+    return tuple([packed >> 4 * RESOURCE_INDEX[r] & 7 for r in wants])
 
 
 def _short(have: int, less: int) -> int:

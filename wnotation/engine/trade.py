@@ -179,16 +179,32 @@ class Refusal:
 
 class Supply:
     """A list of unit-sources summarised for trade questions: the units per resource of its one-resource sources
-    (``singles``, and the same counts as a packed vector, ``packed``: ``-1`` when one is over
-    :data:`PACK_LIMIT`) and its either/or sources in order (``multi``). Never mutated once built: :meth:`plus`
-    makes the summary of more sources."""
+    (``singles``) and its either/or sources in order (``multi``). Never mutated once built: :meth:`plus` makes the
+    summary of more sources.
 
-    __slots__ = ("singles", "multi", "packed")
+    The same in packed form (:data:`PACK_UNIT`), which :mod:`.payment` asks its questions in: ``packed``, the
+    one-resource counts as a packed vector, and ``masks``, each either/or source as the packed vector with a 1 in
+    the field of each resource it offers; ``packed`` is ``-1`` when a count is over :data:`PACK_LIMIT` or a source
+    names something that is not a resource."""
+
+    __slots__ = ("singles", "multi", "packed", "masks")
 
     def __init__(self, singles: dict[str, int], multi: tuple[Source, ...]) -> None:
         self.singles = singles
         self.multi = multi
-        self.packed = pack_counts(singles)
+        packed = pack_counts(singles)
+        masks: list[int] = []
+        for src in multi:
+            mask = 0
+            for r in src:
+                i = _INDEX.get(r, -1)
+                if i < 0:
+                    packed = -1
+                    break
+                mask |= PACK_UNIT[i]
+            masks.append(mask)
+        self.packed = packed
+        self.masks = tuple(masks)
 
     @staticmethod
     def of(sources: Iterable[SourceLike]) -> Supply:
