@@ -192,7 +192,7 @@ class Supply:
     def __init__(self, singles: dict[str, int], multi: tuple[Source, ...]) -> None:
         self.singles = singles
         self.multi = multi
-        packed = pack_counts(singles)
+        packed = pack_counts(singles) if 0 not in singles.values() else -1  # -1: packed says it all, or nothing
         masks: list[int] = []
         for src in multi:
             mask = 0
@@ -211,7 +211,17 @@ class Supply:
         return Supply({}, ()).plus(sources)
 
     def plus(self, sources: Iterable[SourceLike]) -> Supply:
-        """The summary of this supply's sources followed by ``sources``."""
+        """The summary of this supply's sources followed by ``sources``: a shared value, memoised by content (a
+        city's production grows by the same cards in many games)."""
+        if self.packed >= 0 and _all_tuples(sources):
+            key = (self.packed, self.multi, sources)
+            found = _SUPPLIES.get(key)
+            if found is None:
+                found = _SUPPLIES.put(key, self._plus(sources))
+            return found
+        return self._plus(sources)
+
+    def _plus(self, sources: Iterable[SourceLike]) -> Supply:
         singles = dict(self.singles)
         multi = list(self.multi)
         for src in sources:
@@ -284,6 +294,8 @@ def _sources(starting: str | None, effects: Iterable[Effect], *, tradable_only: 
 
 
 _SOURCES: Memo[tuple[str, ...], Source] = memo("trade: normalised unit-sources", 1024)
+#: Supplies by what they summarise (packed one-resource counts, either/or sources) and the sources added.
+_SUPPLIES: Final[Memo[tuple[int, tuple[Source, ...], tuple[Source, ...]], Supply]] = memo("trade: supplies", 1 << 12)
 _SOURCES_KEYS: Memo[tuple[Source, ...], tuple[Source, ...]] = memo("trade: source lists in canonical order", 4096)
 _SPACES: Memo[tuple[int, ...], _Space] = memo("trade: sub-cost lattices", 512)
 _REACH: Memo[tuple[tuple[int, ...], tuple[Source, ...]], bytes] = memo("trade: coverable sub-costs", 8192)
@@ -307,7 +319,7 @@ def _new_source(choices: tuple[str, ...]) -> Source:
     return tuple(sorted(set(choices), key=_INDEX.__getitem__))
 
 
-def _all_tuples(sources: Sequence[SourceLike]) -> TypeGuard[tuple[Source, ...]]:
+def _all_tuples(sources: Iterable[SourceLike]) -> TypeGuard[tuple[Source, ...]]:
     return isinstance(sources, tuple) and all(isinstance(s, tuple) for s in sources)
 
 
