@@ -192,7 +192,13 @@ class Supply:
     def __init__(self, singles: dict[str, int], multi: tuple[Source, ...]) -> None:
         self.singles = singles
         self.multi = multi
-        packed = pack_counts(singles) if 0 not in singles.values() else -1  # -1: packed says it all, or nothing
+        packed = 0
+        for r, n in singles.items():
+            i = _INDEX.get(r, -1)
+            if i < 0 or n <= 0 or n > PACK_LIMIT:  # packed holds every count, or is -1
+                packed = -1
+                break
+            packed += n << 4 * i
         masks: list[int] = []
         for src in multi:
             mask = 0
