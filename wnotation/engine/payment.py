@@ -421,13 +421,19 @@ def _split_answer(resources: list[str], units: list[int], most: list[int], least
         shares.append((hi,) if pl < pr else (lo,) if pl > pr else tuple(range(lo, hi + 1)))
         left_prices.append(pl)
         right_prices.append(pr)
-    found = []
+    found: list[Purchase] = []
     for split in itertools.product(*shares):
-        found.append(Purchase(
-            left=tuple(r for r, x in zip(resources, split) for _ in range(x)),
-            right=tuple(r for r, n, x in zip(resources, units, split) for _ in range(n - x)),
-            left_coins=sum(x * pl for x, pl in zip(split, left_prices)),
-            right_coins=sum((n - x) * pr for n, x, pr in zip(units, split, right_prices)),
-        ))
-    found.sort(key=canonical_key)
+        bought_left: list[str] = []
+        bought_right: list[str] = []
+        left_coins = right_coins = 0
+        for r, n, x, pl, pr in zip(resources, units, split, left_prices, right_prices):
+            if x:
+                bought_left += [r] * x
+                left_coins += x * pl
+            if n > x:
+                bought_right += [r] * (n - x)
+                right_coins += (n - x) * pr
+        found.append(Purchase(tuple(bought_left), tuple(bought_right), left_coins, right_coins))
+    if len(found) > 1:
+        found.sort(key=canonical_key)
     return tuple(found)
