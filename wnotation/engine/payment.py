@@ -11,10 +11,12 @@ import itertools
 from types import MappingProxyType
 from typing import Final, Mapping, Sequence
 
+from ..model.catalog import RESOURCES
 from .coins import Coins, bought_by
 from .memo import Memo, memo
 from .state import Game
 from .trade import (
+    PACK_UNIT,
     RESOURCE_INDEX,
     Prices,
     Purchase,
@@ -24,6 +26,7 @@ from .trade import (
     Supply,
     canonical_key,
     cheapest,
+    pack_counts,
     stated_purchase,
     unaffordable,
 )
@@ -169,6 +172,15 @@ _COVERED: Final = (NO_PURCHASE,)
 Question = tuple[tuple[tuple[str, int], ...], tuple[Source, ...], tuple[int, ...], tuple[Source, ...],
                  tuple[int, ...], tuple[Source, ...], int, int, int, int]
 _ANSWERS: Final[Memo[Question, tuple[Purchase, ...]]] = memo("payment: reduced trade questions", 1 << 13)
+#: Reduced questions in packed vectors (see :func:`_reduced`): (need << 32 | the left neighbour's capped units,
+#: the right one's << 16 | the packed prices), then any either/or masks left.
+_PACKED: Final[Memo[tuple[int, ...], tuple[Purchase, ...]]] = memo("payment: packed trade questions", 1 << 13)
+#: A read-only cost's packed vector, by the cost's id (the entry holds the cost, and a hit must be that very object).
+_PACKED_COSTS: Final[Memo[int, tuple[Mapping[str, int], int]]] = memo("payment: packed costs", 1 << 12)
+#: The fourth bit of each resource's field in a packed vector.
+_GUARDS: Final = sum(8 * unit for unit in PACK_UNIT)
+#: 7 in each resource's field: adding it carries into the fourth bit of each field that is not 0.
+_SEVENS: Final = sum(7 * unit for unit in PACK_UNIT)
 _ORDERED: Final[Memo[tuple[str, ...], tuple[bool, tuple[str, ...]]]] = memo("payment: stated units in order",
                                                                            1 << 10)
 
@@ -187,6 +199,117 @@ def _in_order(units: Sequence[str]) -> tuple[str, ...] | None:
 
 def _reduced(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, prices: Prices
              ) -> tuple[Purchase, ...]:
+    """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), asked as a reduced,
+    equivalent question so that most questions share one memoised answer.
+
+    The question is asked in packed vectors (:data:`.trade.PACK_UNIT`) when the cost, the supplies and the prices
+    are packed (always, but for counts over :data:`.trade.PACK_LIMIT` or prices over 15: then
+    :func:`_reduced_general` asks the same question in tuples). The reductions are :func:`_reduced_general`'s, done
+    field by field: own one-resource sources pay first (the cost less them, never below 0); an own either/or
+    source is cut to the resources still needed (its mask and the needed fields), and one left with one needed
+    resource pays one unit of it, repeated until none is; each neighbour's one-resource units are capped at what
+    is still needed, its either/or sources cut down to it. The key is two small ints (what is needed and the left
+    neighbour's capped units; the right one's and the prices), followed by the either/or masks left, if any, with
+    ``-1`` between the seat's and each neighbour's. Cost: a few integer operations and one look-up."""
+    if type(cost) is MappingProxyType:  # a card's or a stage's read-only cost: its packed form is memoised
+        found = _PACKED_COSTS.get(id(cost))
+        if found is not None and found[0] is cost:
+            code = found[1]
+        else:
+            code = _PACKED_COSTS.put(id(cost), (cost, pack_counts(cost)))[1]
+    else:
+        code = pack_counts(cost)
+    lp, rp, pp = left.packed, right.packed, prices.packed
+    if code < 0 or own.packed < 0 or lp < 0 or rp < 0 or pp < 0:
+        return _reduced_general(cost, own, left, right, prices)
+    need = _short(code, own.packed)
+    if not need:
+        return _COVERED
+    rest: tuple[int, ...] = own.masks
+    if rest:
+        changed = True
+        while changed and need:
+            changed = False
+            needed = _nonzero(need)
+            kept: list[int] = []
+            for mask in rest:
+                useful = mask & needed
+                if not useful:
+                    continue
+                if not useful & (useful - 1):  # one resource still needed: pay one unit of it
+                    need -= useful
+                    needed = _nonzero(need)
+                    changed = True
+                    continue
+                kept.append(useful)
+            rest = tuple(kept)
+        if not need:
+            return _COVERED
+    lcap = lp - _short(lp, need)
+    rcap = rp - _short(rp, need)
+    key: tuple[int, ...] = (need << 32 | lcap, rcap << 16 | pp)
+    lcut: tuple[int, ...] = ()
+    rcut: tuple[int, ...] = ()
+    if rest or left.masks or right.masks:
+        needed = _nonzero(need)
+        lcut = tuple([m & needed for m in left.masks if m & needed])
+        rcut = tuple([m & needed for m in right.masks if m & needed])
+        if rest or lcut or rcut:
+            key = key + rest + (-1,) + lcut + (-1,) + rcut
+    answer = _PACKED.get(key)
+    if answer is None:
+        if len(key) == 2:
+            answer = _packed_answer(need, lcap, rcap, prices)
+        else:
+            wants = {r: need >> 4 * i & 7 for i, r in enumerate(RESOURCES) if need >> 4 * i & 7}
+            answer = cheapest(wants, _unmasked(rest), _offered(wants, _counted(wants, lcap), _unmasked(lcut)),
+                              _offered(wants, _counted(wants, rcap), _unmasked(rcut)), prices, 1 << 30)
+        _PACKED.put(key, answer)
+    return answer
+
+
+def _nonzero(packed: int) -> int:
+    """The packed vector with a 1 in each field where ``packed`` is not 0."""
+    return ((packed + _SEVENS) & _GUARDS) >> 3
+
+
+def _unmasked(masks: tuple[int, ...]) -> tuple[Source, ...]:
+    """Either/or sources from their masks, each resource in ``catalog.RESOURCES`` order."""
+    return tuple([tuple([r for i, r in enumerate(RESOURCES) if m >> 4 * i & 1]) for m in masks])
+
+
+def _counted(wants: Mapping[str, int], packed: int) -> tuple[int, ...]:
+    """The counts of a packed vector for the resources of ``wants``, in its order."""
+    return tuple([packed >> 4 * RESOURCE_INDEX[r] & 7 for r in wants])
+
+
+def _short(have: int, less: int) -> int:
+    """``have`` less ``less`` field by field, none below 0, for packed vectors (counts at most 7, so the fourth bit
+    of each field is free to borrow from: a field whose bit survives the subtraction did not go below 0)."""
+    d = (have | _GUARDS) - less
+    m = d & _GUARDS
+    return d & (m - (m >> 3))
+
+
+def _packed_answer(need: int, lcap: int, rcap: int, prices: Prices) -> tuple[Purchase, ...]:
+    """:func:`_singles_answer` for a packed question: ``need`` the units still needed, ``lcap`` and ``rcap`` the
+    neighbours' one-resource units capped at ``need`` (packed vectors)."""
+    resources: list[str] = []
+    units: list[int] = []
+    most: list[int] = []
+    least: list[int] = []
+    for i, r in enumerate(RESOURCES):
+        n = need >> 4 * i & 7
+        if n:
+            resources.append(r)
+            units.append(n)
+            most.append(lcap >> 4 * i & 7)
+            least.append(max(0, n - (rcap >> 4 * i & 7)))
+    return _split_answer(resources, units, most, least, prices)
+
+
+def _reduced_general(cost: Mapping[str, int], own: Supply, left: Supply, right: Supply, prices: Prices
+                     ) -> tuple[Purchase, ...]:
     """Every cheapest minimal purchase for ``cost`` at any price (``()`` if none covers it), asked as a reduced,
     equivalent question so that most questions share one memoised answer.
 
@@ -276,31 +399,41 @@ def _singles_answer(need: Mapping[str, int], left: tuple[Source, ...], right: tu
     resource split between the neighbours independently within their supply, so the cheapest buys each unit
     where it is cheaper, and every split of a resource priced alike on both sides ties. Same answer, in the
     same canonical order, without the general solver."""
-    resources: list[str] = []
-    units: list[int] = []
+    resources = sorted(need, key=RESOURCE_INDEX.__getitem__)
+    units = [need[r] for r in resources]
+    most = [min(n, sum(1 for src in left if src[0] == r)) for r, n in zip(resources, units)]
+    least = [max(0, n - sum(1 for src in right if src[0] == r)) for r, n in zip(resources, units)]
+    return _split_answer(resources, units, most, least, prices)
+
+
+def _split_answer(resources: list[str], units: list[int], most: list[int], least: list[int], prices: Prices
+                  ) -> tuple[Purchase, ...]:
+    """:func:`_singles_answer`'s purchases: ``units[k]`` of ``resources[k]`` (in ``catalog.RESOURCES`` order) are
+    bought, at most ``most[k]`` and at least ``least[k]`` of them from the left neighbour, the rest from the
+    right."""
     shares: list[tuple[int, ...]] = []
     left_prices: list[int] = []
     right_prices: list[int] = []
-    for r in sorted(need, key=RESOURCE_INDEX.__getitem__):
-        n = need[r]
-        most = min(n, sum(1 for src in left if src[0] == r))
-        least = max(0, n - sum(1 for src in right if src[0] == r))
-        if least > most:
+    for r, lo, hi in zip(resources, least, most):
+        if lo > hi:
             return ()  # the neighbours cannot supply it
         pl, pr = prices.price("left", r), prices.price("right", r)
-        resources.append(r)
-        units.append(n)
-        shares.append((most,) if pl < pr else (least,) if pl > pr else tuple(range(least, most + 1)))
+        shares.append((hi,) if pl < pr else (lo,) if pl > pr else tuple(range(lo, hi + 1)))
         left_prices.append(pl)
         right_prices.append(pr)
-    found = []
+    found: list[Purchase] = []
     for split in itertools.product(*shares):
-        found.append(Purchase(
-            left=tuple(r for r, x in zip(resources, split) for _ in range(x)),
-            right=tuple(r for r, n, x in zip(resources, units, split) for _ in range(n - x)),
-            left_coins=sum(x * pl for x, pl in zip(split, left_prices)),
-            right_coins=sum((n - x) * pr for n, x, pr in zip(units, split, right_prices)),
-        ))
-    found.sort(key=canonical_key)
+        bought_left: list[str] = []
+        bought_right: list[str] = []
+        left_coins = right_coins = 0
+        for r, n, x, pl, pr in zip(resources, units, split, left_prices, right_prices):
+            if x:
+                bought_left += [r] * x
+                left_coins += x * pl
+            if n > x:
+                bought_right += [r] * (n - x)
+                right_coins += (n - x) * pr
+        found.append(Purchase(tuple(bought_left), tuple(bought_right), left_coins, right_coins))
+    if len(found) > 1:
+        found.sort(key=canonical_key)
     return tuple(found)
-

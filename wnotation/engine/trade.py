@@ -37,6 +37,25 @@ RESOURCE_INDEX: dict[str, int] = {r: i for i, r in enumerate(RESOURCES)}
 _INDEX = RESOURCE_INDEX
 _RAW = frozenset(RAW)
 
+#: A *packed* count vector (:attr:`Supply.packed`, :attr:`Prices.packed`, a cost's in :mod:`.payment`): one small
+#: int holding a count per resource, four bits each in ``catalog.RESOURCES`` order (wood in the lowest), each count
+#: at most :data:`PACK_LIMIT`, so that the fourth bit of every field stays clear and counts can be subtracted field
+#: by field in one integer operation. ``-1`` stands for a vector with a count over the limit (not packed).
+PACK_UNIT: Final = tuple(1 << 4 * i for i in range(len(RESOURCES)))
+PACK_LIMIT: Final = 7
+
+
+def pack_counts(counts: Mapping[str, int]) -> int:
+    """``counts`` (resource -> units) as a packed vector, or ``-1`` if a count is negative or over
+    :data:`PACK_LIMIT` or a name is not a resource."""
+    packed = 0
+    for r, n in counts.items():
+        i = _INDEX.get(r, -1)
+        if i < 0 or n < 0 or n > PACK_LIMIT:
+            return -1
+        packed += n << 4 * i
+    return packed
+
 
 # --- values --------------------------------------------------------------------------------------------------
 # Plain classes with ``Final`` fields rather than frozen dataclasses: mypy refuses an assignment to a field, the
@@ -48,7 +67,7 @@ class Prices:
     """Coins per unit bought, by neighbour and resource class; 2 everywhere unless a discount applies (R-PRICE).
     A value: read-only, compared and hashed by its four prices."""
 
-    __slots__ = ("left_raw", "left_manufactured", "right_raw", "right_manufactured")
+    __slots__ = ("left_raw", "left_manufactured", "right_raw", "right_manufactured", "packed")
 
     def __init__(self, left_raw: int = 2, left_manufactured: int = 2, right_raw: int = 2,
                  right_manufactured: int = 2) -> None:
@@ -59,6 +78,10 @@ class Prices:
         self.left_manufactured: Final = left_manufactured
         self.right_raw: Final = right_raw
         self.right_manufactured: Final = right_manufactured
+        #: The four prices in one small int (four bits each, in the order above), or ``-1`` if one is over 15: a
+        #: part of a trade question's key (:mod:`.payment`).
+        self.packed: Final = (left_raw | left_manufactured << 4 | right_raw << 8 | right_manufactured << 12
+                              if max(left_raw, left_manufactured, right_raw, right_manufactured) < 16 else -1)
 
     def _fields(self) -> tuple[int, int, int, int]:
         return self.left_raw, self.left_manufactured, self.right_raw, self.right_manufactured
@@ -157,20 +180,54 @@ class Refusal:
 class Supply:
     """A list of unit-sources summarised for trade questions: the units per resource of its one-resource sources
     (``singles``) and its either/or sources in order (``multi``). Never mutated once built: :meth:`plus` makes the
-    summary of more sources."""
+    summary of more sources.
 
-    __slots__ = ("singles", "multi")
+    The same in packed form (:data:`PACK_UNIT`), which :mod:`.payment` asks its questions in: ``packed``, the
+    one-resource counts as a packed vector, and ``masks``, each either/or source as the packed vector with a 1 in
+    the field of each resource it offers; ``packed`` is ``-1`` when a count is over :data:`PACK_LIMIT` or a source
+    names something that is not a resource."""
+
+    __slots__ = ("singles", "multi", "packed", "masks")
 
     def __init__(self, singles: dict[str, int], multi: tuple[Source, ...]) -> None:
         self.singles = singles
         self.multi = multi
+        packed = 0
+        for r, n in singles.items():
+            i = _INDEX.get(r, -1)
+            if i < 0 or n <= 0 or n > PACK_LIMIT:  # packed holds every count, or is -1
+                packed = -1
+                break
+            packed += n << 4 * i
+        masks: list[int] = []
+        for src in multi:
+            mask = 0
+            for r in src:
+                i = _INDEX.get(r, -1)
+                if i < 0:
+                    packed = -1
+                    break
+                mask |= PACK_UNIT[i]
+            masks.append(mask)
+        self.packed = packed
+        self.masks = tuple(masks)
 
     @staticmethod
     def of(sources: Iterable[SourceLike]) -> Supply:
         return Supply({}, ()).plus(sources)
 
     def plus(self, sources: Iterable[SourceLike]) -> Supply:
-        """The summary of this supply's sources followed by ``sources``."""
+        """The summary of this supply's sources followed by ``sources``: a shared value, memoised by content (a
+        city's production grows by the same cards in many games)."""
+        if self.packed >= 0 and _all_tuples(sources):
+            key = (self.packed, self.multi, sources)
+            found = _SUPPLIES.get(key)
+            if found is None:
+                found = _SUPPLIES.put(key, self._plus(sources))
+            return found
+        return self._plus(sources)
+
+    def _plus(self, sources: Iterable[SourceLike]) -> Supply:
         singles = dict(self.singles)
         multi = list(self.multi)
         for src in sources:
@@ -243,6 +300,8 @@ def _sources(starting: str | None, effects: Iterable[Effect], *, tradable_only: 
 
 
 _SOURCES: Memo[tuple[str, ...], Source] = memo("trade: normalised unit-sources", 1024)
+#: Supplies by what they summarise (packed one-resource counts, either/or sources) and the sources added.
+_SUPPLIES: Final[Memo[tuple[int, tuple[Source, ...], tuple[Source, ...]], Supply]] = memo("trade: supplies", 1 << 12)
 _SOURCES_KEYS: Memo[tuple[Source, ...], tuple[Source, ...]] = memo("trade: source lists in canonical order", 4096)
 _SPACES: Memo[tuple[int, ...], _Space] = memo("trade: sub-cost lattices", 512)
 _REACH: Memo[tuple[tuple[int, ...], tuple[Source, ...]], bytes] = memo("trade: coverable sub-costs", 8192)
@@ -266,7 +325,7 @@ def _new_source(choices: tuple[str, ...]) -> Source:
     return tuple(sorted(set(choices), key=_INDEX.__getitem__))
 
 
-def _all_tuples(sources: Sequence[SourceLike]) -> TypeGuard[tuple[Source, ...]]:
+def _all_tuples(sources: Iterable[SourceLike]) -> TypeGuard[tuple[Source, ...]]:
     return isinstance(sources, tuple) and all(isinstance(s, tuple) for s in sources)
 
 
