@@ -280,17 +280,18 @@ class Run:
         """Play the turns from ``first`` on, the extra turn, the picks and military of ``age``; False if the record
         stops."""
         plays = self.decoded.plays
+        marks = self.marks
         for t in range(first, 7):
-            if (age, t) not in plays:
+            played = plays.get((age, t))
+            if played is None:
                 if self.later(age, t):
                     self.findings.append(Finding("R-TURN", f"turn {address(age, t)} is missing; the replay stops "
                                                  "here", address(age, t), None, None))
                 return False
-            played = plays[(age, t)]
             self.turn(age, t, played)
             if t < 6:
                 self.picks(age, ((t, played),), t)
-            self.mark()
+            marks[self.game.address] = len(self.events)  # self.mark(), once a turn
         keepers = seats_to_act(self.game)
         if keepers:
             if (age, 7) in plays:
@@ -321,7 +322,8 @@ class Run:
             findings = [f if f.span is not None else replace(f, span=span) for f in findings]
         if self.unpaid and findings:
             findings = [self._caused(f) for f in findings]
-        self.push(events, findings)
+        self.events += events  # self.push(events, findings), once a turn
+        self.findings += findings
         for p in plays:
             if isinstance(p.purchase, Coins):  # only a purchase stated in coins can leave coins unpaid
                 self._note_unpaid((age, number), plays, events)
@@ -364,14 +366,15 @@ class Run:
         on those plays checked against the picks owed (R-HALI). An owed seat's first clause (on a play that
         counted) is its choice; a clause of a seat owed nothing, or a later clause of an owed seat on another turn,
         is reported and ignored."""
-        owed = set(picks_owed(self.game))
-        if not owed:
+        seats = picks_owed(self.game)
+        if not seats:
             picked = self.decoded.picked
             for t, _ in turns:
                 if picked.get((age, t)):
                     break
             else:
                 return  # the common case: nobody is owed a pick and the record writes none
+        owed = set(seats)
         choices: dict[int, tuple[str | None, ...]] = {}
         # A pick's findings sit at its pick clause, or at the seat's action (the stage that earned the pick) when
         # the record writes no clause; a seat's first play is the one that counted (a second is ignored).
