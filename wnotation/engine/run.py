@@ -7,9 +7,8 @@ The facade (:func:`.replay.replay`) drives a :class:`Run` and packs what it coll
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 from typing import Final
 
 from ..model.catalog import AGE_NUMERALS, Card, CatalogError, WonderSide, load
@@ -51,8 +50,6 @@ _CARDS: Memo[tuple[int, str], Card] = memo("replay: card names as written", 4096
 #: per action (no key tuple to build and hash).
 _BY_AGE: Final[tuple[Memo[str, Card], ...]] = tuple(memo(f"replay: Age {numeral} card names as written", 2048)
                                                     for numeral in (AGE_NUMERALS[1], AGE_NUMERALS[2], AGE_NUMERALS[3]))
-#: What the decoder reads for an Age outside I-III (a Record made otherwise): nothing, every name looked up.
-_NO_AGE: Final[Mapping[str, Card]] = MappingProxyType({})
 
 
 def _card(name: str, age: int, key: tuple[int, int], seat: int, span: Span | None, out: list[Finding]) -> Card | None:
@@ -92,7 +89,9 @@ def decode(turns: Sequence[Turn]) -> Decoded:
             findings.append(Finding("R-TURN", f"turn {where} is written twice; the second is ignored", where,
                                     None, turn.span))
             continue
-        cards = _BY_AGE[age - 1] if 1 <= age <= 3 else _NO_AGE
+        # Typed as the dict it is, so that compiled code reads it as one (an Age outside I-III, in a Record made
+        # otherwise, reads an empty one: every name is looked up).
+        cards: dict[str, Card] = _BY_AGE[age - 1] if 1 <= age <= 3 else {}
         plays: list[Play] = []
         picked = False
         for a in turn.actions:
