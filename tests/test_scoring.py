@@ -230,3 +230,61 @@ def test_line_categories_in_score_order():
     assert line.categories == (("military", 0), ("treasury", 3), ("wonder", 0), ("civilian", 0),
                                ("commercial", 0), ("guilds", 0), ("science", 0))
     assert sum(v for _, v in line.categories) == line.total
+
+
+def _reference_sheet(cities: list[CityView]) -> list[tuple[int, ...]]:
+    """Each seat's seven categories as the rules read them, card by card, every counting effect counting the
+    cities it names again (R-SCORE, R-GUILD-COUNT, R-SCIENCE-ANY): what the sheet's one count per city must give."""
+    n = len(cities)
+
+    def count(c: CityView, counts: tuple[str, ...]) -> int:
+        return sum(1 for k in c.cards if k.colour in counts) + (c.stages if "wonder_stage" in counts else 0)
+
+    rows = []
+    for i, c in enumerate(cities):
+        views = {"self": c, "left": cities[(i + 1) % n], "right": cities[(i - 1) % n]}  # R-SEAT
+        staged = [e for stage in c.wonder.stages[: c.stages] for e in stage.effects]
+
+        def per(colour: str, c: CityView = c, views: dict[str, CityView] = views) -> int:
+            return sum(e.each * sum(count(views[w], e.counts) for w in e.cities)
+                       for k in c.cards if k.colour == colour for e in k.effects
+                       if isinstance(e, catalog.PointsPer))
+
+        complete = c.stages >= len(c.wonder.stages)
+        bonus = sum(e.amount for k in c.cards if k.colour == "purple" for e in k.effects
+                    if isinstance(e, catalog.PointsIfWonderComplete))
+        symbols = [e.symbol for k in c.cards for e in k.effects if isinstance(e, catalog.Science)]
+        symbols += [e.symbol for e in staged if isinstance(e, catalog.Science)]
+        rows.append((sum(c.tokens), c.coins // 3, sum(e.amount for e in staged if isinstance(e, catalog.Points)),
+                     sum(e.amount for k in c.cards if k.colour == "blue" for e in k.effects
+                         if isinstance(e, catalog.Points)),
+                     per("yellow"), per("purple") + (bonus if complete else 0),
+                     science_points(symbols.count("tablet"), symbols.count("compass"), symbols.count("gear"),
+                                    symbols.count("any"))))
+    return rows
+
+
+def test_sheet_counts_each_city_once_as_the_rules_count_R_SCORE():
+    """Random tables (3-7 cities of any cards, sides, stages, coins, tokens): the sheet, which counts each city's
+    colours, stages and symbols once for every category and neighbour, gives the reference's categories, and the
+    category functions give the same figures one by one."""
+    import random
+
+    rng = random.Random(31)
+    cat = catalog.load()
+    cards, sides = list(cat.cards), list(cat.wonders)
+    for _ in range(300):
+        n = rng.randint(3, 7)
+        cities = []
+        for _ in range(n):
+            side = rng.choice(sides)
+            cities.append(CityView(tuple(rng.choices(cards, k=rng.randint(0, 22))), side,
+                                   rng.randint(0, len(side.stages)), rng.randint(0, 40),
+                                   tuple(rng.choice((-1, 1, 3, 5)) for _ in range(rng.randint(0, 6)))))
+        sheet = score(cities)
+        want = _reference_sheet(cities)
+        assert [tuple(v for _, v in line.categories) for line in sheet.lines] == want
+        for i, c in enumerate(cities):
+            left, right = cities[(i + 1) % n], cities[(i - 1) % n]
+            assert (wonder_points(c), civilian_points(c), commercial_points(c, left, right),
+                    guild_points(c, left, right), science_score(c)) == want[i][2:]

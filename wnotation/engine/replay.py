@@ -9,7 +9,9 @@ as before the split.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from types import MappingProxyType
+from typing import Final
 
 from ..model.position_values import PositionError
 from ..model.record import CATEGORIES, POSITION_TAG, Record, has_variations, start_of
@@ -28,6 +30,8 @@ __all__ = ["Decoded", "Positions", "Replay", "Run", "Unpaid", "VariationReplay",
            "decode", "refused_start", "replay"]
 
 _FIELDS = CATEGORIES + ("total", "coins", "rank")
+#: A result's (or a score line's) fields of :data:`_FIELDS`, read at once: a result is compared as one tuple.
+_READ: Final = attrgetter(*_FIELDS)
 
 
 def replay(record: Record) -> Replay:
@@ -108,10 +112,12 @@ def _verify(record: Record, sheet: ScoreSheet | None, table: Table, stop: str) -
                                  None, r.span))
             continue
         line = sheet.line(r.seat)
+        wants: tuple[int | None, ...] = _READ(r)
+        gots: tuple[int | None, ...] = _READ(line)
+        if wants == gots:
+            continue  # the common case: every field stated, each as computed
         name = table.names[r.seat - 1]
-        for f in _FIELDS:
-            want = getattr(r, f)
-            got = getattr(line, f)
+        for f, want, got in zip(_FIELDS, wants, gots):
             if want is not None and want != got:
                 found.append(Finding("R-SCORE", f"expected {f} {want} for {name}, computed {got}", "III.end",
                                      r.seat, r.span))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from ..model.catalog import AGE_NUMERALS, Card, CatalogError, load
+from ..model.catalog import AGE_NUMERALS, Card, CatalogError, WonderSide, load
 from ..model.record import UNKNOWN, CoinsPaid, Record, Span, Turn
 from ..model.vocabulary import left_of, right_of
 from . import deals as dealing
@@ -44,21 +44,30 @@ class Decoded:
         self.findings: list[Finding] = []
 
 
-#: (Age, name as written) -> its catalogue card: the decoder's look-up, one dictionary hit per action.
+#: (Age, name as written) -> its catalogue card: the look-up of a name not yet in its Age's memo below.
 _CARDS: Memo[tuple[int, str], Card] = memo("replay: card names as written", 4096)
+#: Per Age I-III, name as written -> its catalogue card: the decoder's look-up, one string-keyed dictionary hit
+#: per action (no key tuple to build and hash).
+_BY_AGE: Final[tuple[Memo[str, Card], ...]] = tuple(memo(f"replay: Age {numeral} card names as written", 2048)
+                                                    for numeral in (AGE_NUMERALS[1], AGE_NUMERALS[2], AGE_NUMERALS[3]))
 
 
-def _card(name: str, age: int, where: str, seat: int, span: Span | None, out: list[Finding]) -> Card | None:
+def _card(name: str, age: int, key: tuple[int, int], seat: int, span: Span | None, out: list[Finding]) -> Card | None:
+    """The card ``name`` of ``age`` on turn ``key``, or ``None`` for ``?`` and for a name the catalogue refuses
+    (with an R-DECK finding in ``out``); a card found is kept in its Age's memo."""
     if name == UNKNOWN:
         return None
     found = _CARDS.get((age, name))
-    if found is not None:
-        return found
-    try:
-        return _CARDS.put((age, name), load().card(name, age))
-    except CatalogError as exc:
-        out.append(Finding("R-DECK", f"{exc}; taken as an unknown card", where, seat, span))
-        return None
+    if found is None:
+        try:
+            found = _CARDS.put((age, name), load().card(name, age))
+        except CatalogError as exc:
+            where = address(*key)
+            out.append(Finding("R-DECK", f"{exc}; taken as an unknown card", where, seat, span))
+            return None
+    if 1 <= age <= 3:
+        _BY_AGE[age - 1].put(name, found)
+    return found
 
 
 #: A :class:`Play` from its fields in order, as its own constructor makes it less the Python call of a
@@ -70,30 +79,37 @@ def decode(turns: Sequence[Turn]) -> Decoded:
     """A line of play's turns (a Record's, a variation's) as plain plays, each card name looked up once (memoised
     across records)."""
     d = Decoded()
-    cards = _CARDS
+    plays_of = d.plays
+    findings = d.findings
     for turn in turns:
         age = turn.age
         key = (age, turn.number)
-        where = address(*key)
-        if key in d.plays:
-            d.findings.append(Finding("R-TURN", f"turn {where} is written twice; the second is ignored", where,
-                                      None, turn.span))
+        if key in plays_of:
+            where = address(*key)
+            findings.append(Finding("R-TURN", f"turn {where} is written twice; the second is ignored", where,
+                                    None, turn.span))
             continue
+        # Typed as the dict it is, so that compiled code reads it as one (an Age outside I-III, in a Record made
+        # otherwise, reads an empty one: every name is looked up).
+        cards: dict[str, Card] = _BY_AGE[age - 1] if 1 <= age <= 3 else {}
         plays: list[Play] = []
         picked = False
         for a in turn.actions:
             name = a.card
-            card = cards.get((age, name))
+            card = cards.get(name)
             if card is None and name != UNKNOWN:
-                card = _card(name, age, where, a.seat, a.span, d.findings)
+                card = _card(name, age, key, a.seat, a.span, findings)
             discard: tuple[Card | None, ...] = ()
-            if a.discard is not None:
-                discard = (_card(a.discard, age, where, a.seat, a.span, d.findings),)
+            written = a.discard
+            if written is not None:
+                found = cards.get(written)
+                discard = (found if found is not None else _card(written, age, key, a.seat, a.span, findings),)
             pick: tuple[str | None, ...] = ()
             pick_span: Span | None = None
-            if a.pick is not None:
-                pick = (a.pick.card,)
-                pick_span = a.pick.span or a.span
+            chosen = a.pick
+            if chosen is not None:
+                pick = (chosen.card,)
+                pick_span = chosen.span or a.span
                 picked = True
             stated = a.purchase
             purchase: Stated | None
@@ -104,7 +120,7 @@ def decode(turns: Sequence[Turn]) -> Decoded:
             else:
                 purchase = (tuple(stated.left), tuple(stated.right))
             plays.append(_tuple_new(Play, (a.seat, a.use, card, purchase, discard, pick, a.span, pick_span)))
-        d.plays[key] = plays
+        plays_of[key] = plays
         d.picked[key] = picked
         d.spans[key] = turn.span
         d.order.append(key)
@@ -122,6 +138,16 @@ class Unpaid:
     payer: int
     to: int
     coins: int
+
+
+#: (Wonder, side) as written -> its catalogue side: a table's Wonders, looked up once (memoised across records).
+_WONDERS: Memo[tuple[str, str], WonderSide] = memo("replay: Wonder sides as written", 1024)
+
+
+def _wonder(name: str, side: str) -> WonderSide:
+    """The catalogue's side ``side`` of the Wonder ``name`` (``CatalogError`` for one it does not know)."""
+    found = _WONDERS.get((name, side))
+    return found if found is not None else _WONDERS.put((name, side), load().wonder(name, side))
 
 
 class Run:
@@ -144,8 +170,7 @@ class Run:
             self.findings += notes
             if self.seed_deal is not None and self.guilds is None:
                 self.guilds = self.seed_deal.guilds
-        catalog = load()
-        wonders = tuple(catalog.wonder(s.wonder, s.side) for s in record.seats)
+        wonders = tuple([_wonder(s.wonder, s.side) for s in record.seats])
         self.table = Table(tuple(s.name for s in record.seats), wonders, self.guilds)
         self.start = initial(self.table)
         # A record may start from a position (spec/position.md §8): its guilds and seed are the position's.
@@ -254,16 +279,18 @@ class Run:
         """Play the turns from ``first`` on, the extra turn, the picks and military of ``age``; False if the record
         stops."""
         plays = self.decoded.plays
+        marks = self.marks
         for t in range(first, 7):
-            if (age, t) not in plays:
+            played = plays.get((age, t))
+            if played is None:
                 if self.later(age, t):
                     self.findings.append(Finding("R-TURN", f"turn {address(age, t)} is missing; the replay stops "
                                                  "here", address(age, t), None, None))
                 return False
-            self.turn(age, t, plays[(age, t)])
+            self.turn(age, t, played)
             if t < 6:
-                self.picks(age, ((t, plays[(age, t)]),), address(age, t))
-            self.mark()
+                self.picks(age, ((t, played),), t)
+            marks[self.game.address] = len(self.events)  # self.mark(), once a turn
         keepers = seats_to_act(self.game)
         if keepers:
             if (age, 7) in plays:
@@ -279,7 +306,7 @@ class Run:
                                              "without a kept last card; ignored", address(age, 7), p.seat, p.span))
         # Picks earned on turn 6 or on the extra turn are built after the extra turn (R-HALI-LAST); a pick clause
         # on an extra-turn action is checked against the picks owed like any other.
-        self.picks(age, ((6, plays.get((age, 6), ())), (7, plays.get((age, 7), ()))), address(age, "end"))
+        self.picks(age, ((6, plays.get((age, 6), ())), (7, plays.get((age, 7), ()))), "end")
         self.apply(end_age(self.game))
         self.mark()
         return True
@@ -294,8 +321,12 @@ class Run:
             findings = [f if f.span is not None else replace(f, span=span) for f in findings]
         if self.unpaid and findings:
             findings = [self._caused(f) for f in findings]
-        self.push(events, findings)
-        self._note_unpaid((age, number), plays, events)
+        self.events += events  # self.push(events, findings), once a turn
+        self.findings += findings
+        for p in plays:
+            if isinstance(p.purchase, Coins):  # only a purchase stated in coins can leave coins unpaid
+                self._note_unpaid((age, number), plays, events)
+                break
 
     def _note_unpaid(self, key: tuple[int, int], plays: Sequence[Play], events: Sequence[ev.Event]) -> None:
         """Note the coins that a purchase stated in coins (7WN 2) on turn ``key`` would have paid each neighbour
@@ -328,14 +359,21 @@ class Run:
         which = "that purchase was" if one else "those purchases were"
         return replace(f, message=f"{f.message}: {listed} {verb} not paid, {which} refused")
 
-    def picks(self, age: int, turns: tuple[tuple[int, Sequence[Play]], ...], where: str) -> None:
-        """The builds from the discard pile owed after ``turns`` (``(turn number, plays)`` pairs), with every pick
-        clause written on those plays checked against the picks owed (R-HALI). An owed seat's first clause (on a
-        play that counted) is its choice; a clause of a seat owed nothing, or a later clause of an owed seat on
-        another turn, is reported and ignored."""
-        owed = set(picks_owed(self.game))
-        if not owed and not any(self.decoded.picked.get((age, t)) for t, _ in turns):
-            return  # the common case: nobody is owed a pick and the record writes none
+    def picks(self, age: int, turns: tuple[tuple[int, Sequence[Play]], ...], at: int | str) -> None:
+        """The builds from the discard pile owed after ``turns`` (``(turn number, plays)`` pairs), at ``age``.``at``
+        (a turn number, or ``end``: the address is spelt only when a pick is owed), with every pick clause written
+        on those plays checked against the picks owed (R-HALI). An owed seat's first clause (on a play that
+        counted) is its choice; a clause of a seat owed nothing, or a later clause of an owed seat on another turn,
+        is reported and ignored."""
+        seats = picks_owed(self.game)
+        if not seats:
+            picked = self.decoded.picked
+            for t, _ in turns:
+                if picked.get((age, t)):
+                    break
+            else:
+                return  # the common case: nobody is owed a pick and the record writes none
+        owed = set(seats)
         choices: dict[int, tuple[str | None, ...]] = {}
         # A pick's findings sit at its pick clause, or at the seat's action (the stage that earned the pick) when
         # the record writes no clause; a seat's first play is the one that counted (a second is ignored).
@@ -361,4 +399,4 @@ class Run:
                                              "discard pile this turn; the pick is ignored", address(age, t),
                                              p.seat, p.pick_span))
         if owed:
-            self.push(*play_picks(self.game, choices, where, spans))
+            self.push(*play_picks(self.game, choices, address(age, at), spans))

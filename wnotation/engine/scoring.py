@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from wnotation.model.catalog import (
-    SCIENCE_SYMBOLS, Card, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide,
+    SCIENCE_SYMBOLS, Card, CityRef, Effect, Points, PointsIfWonderComplete, PointsPer, Science, WonderSide,
 )
 from wnotation.model.vocabulary import left_of, right_of
 
@@ -104,18 +104,29 @@ class ScoreSheet:
 
 # --- what scoring reads of a card --------------------------------------------------------------------------------
 
+#: A counting effect as the sheet reads it: (points each, the cities counted, the colours counted, each once,
+#: whether built stages count too).
+Counting = tuple[int, tuple[CityRef, ...], tuple[str, ...], bool]
+
+
+def _counting(effect: PointsPer) -> Counting:
+    colours = tuple(dict.fromkeys(c for c in effect.counts if c != "wonder_stage"))
+    return effect.each, effect.cities, colours, "wonder_stage" in effect.counts
+
 
 class CardPoints:
     """What the categories read of one card design, gathered once from its effects (see :func:`points_of`):
-    printed points, counting effects, a complete-Wonder bonus and science symbols, with the card's colour."""
+    printed points, counting effects (``per``; ``counting``, the same as the sheet reads them), a
+    complete-Wonder bonus and science symbols, with the card's colour."""
 
-    __slots__ = ("card", "colour", "points", "per", "wonder_complete", "science")
+    __slots__ = ("card", "colour", "points", "per", "counting", "wonder_complete", "science")
 
     def __init__(self, card: Card) -> None:
         self.card: Final = card
         self.colour: Final = card.colour
         self.points: Final = sum(e.amount for e in card.effects if isinstance(e, Points))
         self.per: Final = tuple(e for e in card.effects if isinstance(e, PointsPer))
+        self.counting: Final[tuple[Counting, ...]] = tuple(_counting(e) for e in self.per)
         self.wonder_complete: Final = sum(e.amount for e in card.effects if isinstance(e, PointsIfWonderComplete))
         self.science: Final = tuple(e.symbol for e in card.effects if isinstance(e, Science))
 
@@ -131,6 +142,87 @@ def points_of(card: Card) -> CardPoints:
     return found
 
 
+class StagePoints:
+    """What the categories read of a Wonder side's first ``stages`` stages: their printed points and science
+    symbols (see :func:`stages_of`)."""
+
+    __slots__ = ("wonder", "stages", "points", "science")
+
+    def __init__(self, wonder: WonderSide, stages: int) -> None:
+        effects = tuple(e for stage in wonder.stages[:stages] for e in stage.effects)
+        self.wonder: Final = wonder
+        self.stages: Final = stages
+        self.points: Final = sum(e.amount for e in effects if isinstance(e, Points))
+        self.science: Final = tuple(e.symbol for e in effects if isinstance(e, Science))
+
+
+_STAGES: Final[Memo[tuple[int, int], StagePoints]] = memo("scoring: built stages' facts by side identity", 1024)
+
+
+def stages_of(wonder: WonderSide, stages: int) -> StagePoints:
+    """The :class:`StagePoints` of ``wonder``'s first ``stages`` stages, memoised by the side's identity."""
+    key = (id(wonder), stages)
+    found = _STAGES.get(key)
+    if found is None or found.wonder is not wonder:
+        found = _STAGES.put(key, StagePoints(wonder, stages))
+    return found
+
+
+class Tally:
+    """One city counted once for the sheet (see :func:`tally`): its Buildings by colour and its built stages (what
+    every counting effect, its own or a neighbour's, reads), the blue cards' points, the counting effects of its
+    yellow and purple cards, the purple cards' complete-Wonder bonus, and its science symbols (cards and stages)."""
+
+    __slots__ = ("colours", "stages", "complete", "wonder", "civilian", "commercial", "guilds", "bonus", "symbols")
+
+    def __init__(self, city: CityView) -> None:
+        colours: dict[str, int] = {}
+        civilian = bonus = 0
+        commercial: list[Counting] = []
+        guilds: list[Counting] = []
+        symbols: dict[str, int] = {}
+        found = _POINTS
+        for card in city.cards:
+            f = found.get(id(card))
+            if f is None or f.card is not card:
+                f = points_of(card)
+            colour = f.colour
+            colours[colour] = colours.get(colour, 0) + 1
+            if colour == "blue":
+                civilian += f.points
+            elif colour == "yellow":
+                commercial += f.counting
+            elif colour == "purple":
+                guilds += f.counting
+                bonus += f.wonder_complete
+            for symbol in f.science:
+                symbols[symbol] = symbols.get(symbol, 0) + 1
+        built = stages_of(city.wonder, city.stages)
+        for symbol in built.science:
+            symbols[symbol] = symbols.get(symbol, 0) + 1
+        self.colours: Final = colours
+        self.stages: Final = city.stages
+        self.complete: Final = city.stages >= len(city.wonder.stages)
+        self.wonder: Final = built.points
+        self.civilian: Final = civilian
+        self.commercial: Final = tuple(commercial)
+        self.guilds: Final = tuple(guilds)
+        self.bonus: Final = bonus
+        self.symbols: Final = symbols
+
+    def count(self, colours: tuple[str, ...], staged: bool) -> int:
+        """How many Buildings of ``colours`` (each named once) the city holds, and its stages if ``staged``."""
+        n = self.stages if staged else 0
+        for colour in colours:
+            n += self.colours.get(colour, 0)
+        return n
+
+
+def tally(city: CityView) -> Tally:
+    """``city`` counted once for the sheet: one pass over its cards, its built stages' facts memoised."""
+    return Tally(city)
+
+
 # --- categories ----------------------------------------------------------------------------------------------
 
 
@@ -144,28 +236,35 @@ def treasury_points(city: CityView) -> int:
 
 def wonder_points(city: CityView) -> int:
     """Points printed on the built stages."""
-    return sum(e.amount for e in city.built_stage_effects() if isinstance(e, Points))
+    return stages_of(city.wonder, city.stages).points
 
 
 def civilian_points(city: CityView) -> int:
     """Points printed on blue cards."""
-    return _civilian(_facts(city))
+    return tally(city).civilian
 
 
-def _counted(effect: PointsPer, city: CityView, left: CityView, right: CityView) -> int:
-    views = {"self": city, "left": left, "right": right}
-    return effect.each * sum(views[where].count(effect.counts) for where in effect.cities)
+def _counted(effects: tuple[Counting, ...], own: Tally, left: Tally, right: Tally) -> int:
+    """The points of counting effects held by the city ``own``, each counting the cities it names."""
+    total = 0
+    for each, cities, colours, staged in effects:
+        n = 0
+        for where in cities:
+            n += (own if where == "self" else left if where == "left" else right).count(colours, staged)
+        total += each * n
+    return total
 
 
 def commercial_points(city: CityView, left: CityView, right: CityView) -> int:
     """End-of-game points of yellow cards (Haven, Lighthouse, Chamber of Commerce, Arena, Ludus: own city)."""
-    return _commercial(_facts(city), city, left, right)
+    own = tally(city)
+    return _counted(own.commercial, own, tally(left), tally(right))
 
 
 def guild_points(city: CityView, left: CityView, right: CityView) -> int:
     """Points of purple cards, counting the cities each names (R-GUILD-COUNT); the Scientists Guild's symbol
     scores under science. A complete Wonder means every stage of the city's own side."""
-    return _guilds(_facts(city), city, left, right)
+    return _guilds(tally(city), tally(left), tally(right))
 
 
 def science_points(tablets: int, compasses: int, gears: int, wild: int = 0) -> int:
@@ -181,38 +280,21 @@ def science_points(tablets: int, compasses: int, gears: int, wild: int = 0) -> i
 
 def science_score(city: CityView) -> int:
     """The science category: symbols of the city's cards (guilds included) and of its built stages."""
-    return _science(_facts(city), city)
+    return _science(tally(city))
 
 
-def _facts(city: CityView) -> tuple[CardPoints, ...]:
-    return tuple([points_of(c) for c in city.cards])
+def _guilds(own: Tally, left: Tally, right: Tally) -> int:
+    total = _counted(own.guilds, own, left, right)
+    return total + own.bonus if own.complete else total
 
 
-def _civilian(facts: tuple[CardPoints, ...]) -> int:
-    return sum(f.points for f in facts if f.colour == "blue")
-
-
-def _commercial(facts: tuple[CardPoints, ...], city: CityView, left: CityView, right: CityView) -> int:
-    return sum(_counted(e, city, left, right) for f in facts if f.colour == "yellow" for e in f.per)
-
-
-def _guilds(facts: tuple[CardPoints, ...], city: CityView, left: CityView, right: CityView) -> int:
-    total = 0
-    for f in facts:
-        if f.colour != "purple":
-            continue
-        for e in f.per:
-            total += _counted(e, city, left, right)
-        if f.wonder_complete and city.stages >= len(city.wonder.stages):
-            total += f.wonder_complete
-    return total
-
-
-def _science(facts: tuple[CardPoints, ...], city: CityView) -> int:
-    symbols = [symbol for f in facts for symbol in f.science]
-    symbols += [e.symbol for e in city.built_stage_effects() if isinstance(e, Science)]
-    tablets, compasses, gears = (symbols.count(s) for s in SCIENCE_SYMBOLS)
-    return science_points(tablets, compasses, gears, symbols.count("any"))
+def _science(own: Tally) -> int:
+    symbols = own.symbols
+    if not symbols:
+        return 0
+    tablet, compass, gear = SCIENCE_SYMBOLS
+    return science_points(symbols.get(tablet, 0), symbols.get(compass, 0), symbols.get(gear, 0),
+                          symbols.get("any", 0))
 
 
 # --- the sheet -----------------------------------------------------------------------------------------------
@@ -229,18 +311,18 @@ def score(cities: Sequence[CityView], provisional: bool = False) -> ScoreSheet:
     n = len(cities)
     if n < 2:
         raise ValueError(f"{n} cities: a table has at least two neighbours")
+    tallies = [Tally(city) for city in cities]
     rows = []
     for i, city in enumerate(cities):
-        left, right = cities[left_of(i + 1, n) - 1], cities[right_of(i + 1, n) - 1]
-        facts = _facts(city)
+        own, left, right = tallies[i], tallies[left_of(i + 1, n) - 1], tallies[right_of(i + 1, n) - 1]
         parts = (
-            military_points(city),
-            treasury_points(city),
-            wonder_points(city),
-            _civilian(facts),
-            _commercial(facts, city, left, right),
-            _guilds(facts, city, left, right),
-            _science(facts, city),
+            sum(city.tokens),
+            city.coins // 3,
+            own.wonder,
+            own.civilian,
+            _counted(own.commercial, own, left, right),
+            _guilds(own, left, right),
+            _science(own),
         )
         rows.append((i + 1, parts, sum(parts), city.coins))
     lines = tuple(
