@@ -272,10 +272,11 @@ class CityState:
     picks: int
 
     def __init__(self, city: City) -> None:
-        for field, value in zip(CITY_FIELDS, city):
+        values: list[Any] = list(city)
+        for k in _GROWN_AT:
+            values[k] = set(values[k])
+        for field, value in zip(CITY_FIELDS, values):
             setattr(self, field, value)
-        self.names = set(city.names)
-        self.colours = set(city.colours)
         self.own_supply = Supply.of(city.own)
         self.tradable_supply = Supply.of(city.tradable)
         #: The last snapshot, while the city has not changed since: snapshots share unchanged cities.
