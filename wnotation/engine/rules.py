@@ -579,11 +579,17 @@ def end_age(state: Position) -> tuple[ev.Event, ...]:
 
     Each seat compares shields with its left, then its right neighbour: more gives 1/3/5 points by Age, fewer -1.
     """
-    n = len(state.cities)
+    cities: Sequence[AnyCity] = state.cities
+    n = len(cities)
+    if isinstance(state, Game):
+        lefts, rights = state.lefts, state.rights
+    else:
+        lefts = tuple(left_of(seat, n) for seat in range(1, n + 1))
+        rights = tuple(right_of(seat, n) for seat in range(1, n + 1))
     win = VICTORY[state.age - 1]
     out: list[ev.Event] = []
-    for c in state.cities:
-        for other in (state.cities[left_of(c.seat, n) - 1], state.cities[right_of(c.seat, n) - 1]):
+    for k, c in enumerate(cities):
+        for other in (cities[lefts[k] - 1], cities[rights[k] - 1]):
             if c.shields > other.shields:
                 out.append(ev.conflict(c.seat, other.seat, win))
             elif c.shields < other.shields:
