@@ -30,6 +30,7 @@ MODULES = sorted(f"wnotation.engine.{m.name}" for m in pkgutil.iter_modules([str
 #: Module-level dicts that are tables: built at import, never changed (checked below by walking the code).
 TABLES = {
     ("wnotation.engine.state", "MUTATORS"),
+    ("wnotation.engine.state", "CHECKS"),
     ("wnotation.engine.trade", "RESOURCE_INDEX"),
     ("wnotation.engine.trade", "_INDEX"),
     ("wnotation.engine.rules", "_FREE_WHY"),

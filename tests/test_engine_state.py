@@ -6,13 +6,28 @@ import pytest
 
 from wnotation.engine import events as ev
 from wnotation.engine.position import card, position
-from wnotation.engine.state import MUTATORS, IntegrityError, _take, apply, fold
+from wnotation.engine.state import CHECKS, MUTATORS, IntegrityError, _take, apply, fold
 
 TABLE = [("Gizah", "day"), ("Rhodos", "night"), ("Halikarnassos", "day")]
 
 
 def test_every_event_class_has_exactly_one_mutator():
-    assert set(typing.get_args(ev.Event)) == set(MUTATORS)
+    assert set(typing.get_args(ev.Event)) == set(MUTATORS) == set(CHECKS)
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_committing_the_rules_events_unchecked_reaches_the_position_applying_them_does(players):
+    """``Game.commit`` (the rules' route: mutators alone) and ``Game.apply`` (check, then mutate) agree on whole
+    games: the checks change nothing."""
+    from wnotation.engine import replay
+    from wnotation.engine.bot import play_game
+    from wnotation.engine.state import Game, initial
+
+    for seed in range(3):
+        r = replay(play_game(players, seed, "random" if seed % 2 else "greedy"))
+        g = Game(initial(r.final.table))
+        g.commit(r.events)
+        assert g.snapshot() == fold(initial(r.final.table), r.events) == r.final
 
 
 def test_events_are_frozen_values():
@@ -157,21 +172,46 @@ def test_a_citys_supply_summaries_follow_its_production_as_it_grows():
 
 def test_city_fields_are_declared_once_and_typed_alike_on_the_aggregate():
     """``City`` is the one list of a city's fields: ``CityState`` holds, copies in and snapshots exactly those (its
-    slots and ``__init__``/``snapshot`` read ``CITY_FIELDS``), and types each as ``City`` does."""
+    slots and ``__init__``/``snapshot`` read ``CITY_FIELDS``), and types each as ``City`` does, but for the fields it
+    grows in place (``GROWN_FIELDS``): a ``set`` where ``City`` has a ``frozenset``, which a snapshot freezes."""
     from wnotation.engine import COMPILED
-    from wnotation.engine.state import CITY_FIELDS, City, CityState
+    from wnotation.engine.state import CITY_FIELDS, GROWN_FIELDS, City, CityState
 
     assert CITY_FIELDS == City._fields
+    assert set(GROWN_FIELDS) < set(CITY_FIELDS)
     if not COMPILED:  # a mypyc class keeps neither: its attributes are laid out from the same annotations
         assert tuple(CityState.__slots__[:len(CITY_FIELDS)]) == CITY_FIELDS
         hints, declared = typing.get_type_hints(City), typing.get_type_hints(CityState)
-        assert {f: declared.get(f) for f in CITY_FIELDS} == {f: hints[f] for f in CITY_FIELDS}
+        for f in GROWN_FIELDS:
+            assert typing.get_origin(hints[f]) is frozenset and typing.get_origin(declared[f]) is set, f
+            assert typing.get_args(hints[f]) == typing.get_args(declared[f]), f
+        assert ({f: declared.get(f) for f in CITY_FIELDS if f not in GROWN_FIELDS} ==
+                {f: hints[f] for f in CITY_FIELDS if f not in GROWN_FIELDS})
     s = position(TABLE, hands=[["Altar"]] * 3)
     for city in s.cities:
         assert CityState(city).snapshot() is city  # a city not changed since is shared
         copy = CityState(city)
         copy.snapshot_taken = None
         assert copy.snapshot() == city and copy.snapshot() is not city
+        assert all(type(getattr(copy, f)) is set and type(getattr(copy.snapshot(), f)) is frozenset
+                   for f in GROWN_FIELDS)
+
+
+def test_a_snapshot_keeps_its_sets_while_the_city_grows():
+    """A snapshot freezes the sets the aggregate grows in place: building on afterwards changes the aggregate's
+    ``names`` and ``colours``, never the snapshot's."""
+    from wnotation.engine.state import Game
+
+    g = Game(position(TABLE, hands=[["Altar", "Baths", "Lumber Yard"]] * 3))
+    before = g.snapshot().cities[0]
+    g.apply(ev.CardBuilt(1, card("Altar", 1)))
+    after = g.snapshot().cities[0]
+    assert before.names == frozenset() and before.colours == frozenset()
+    assert after.names == {"Altar"} and after.colours == {"blue"}
+    assert type(after.names) is frozenset and after.names is not g.cities[0].names
+    g.apply(ev.CardBuilt(1, card("Lumber Yard", 1)))
+    assert g.cities[0].names == {"Altar", "Lumber Yard"} and g.cities[0].colours == {"blue", "brown"}
+    assert after.names == {"Altar"} and after.colours == {"blue"}
 
 
 @pytest.mark.parametrize("players", [3, 7])

@@ -2,7 +2,8 @@
 applied (R-RESOLVE).
 
 Decide, record, apply: :func:`play_turn` decides a turn's events on a :class:`~.state.Game` and applies them with
-its mutators; it never changes the game any other way. Paying is asked of :mod:`.payment`; Wonder powers are read
+its mutators (:meth:`~.state.Game.commit`: the plays were checked, so the events' step checks are not run again);
+it never changes the game any other way. Paying is asked of :mod:`.payment`; Wonder powers are read
 from effects, never from Wonder names. Reading a Record and the order of a whole game are in :mod:`.replay`.
 
 After an illegal play the replay goes on as the record says, so that one error does not cascade:
@@ -395,8 +396,7 @@ def play_turn(game: Game, plays: Sequence[Play]) -> tuple[list[ev.Event], list[F
                            seat, None)
                 found = chosen[seat] = Play(seat, "discard", None)
             _place(t, found, placements, incomes)
-    for e in placements:
-        game.apply(e)
+    game.commit(placements)
     tail = _incomes(game, incomes) if incomes else []
     if t.turn == 6:
         # incomes change coins only: the hands and powers are as placed
@@ -404,8 +404,7 @@ def play_turn(game: Game, plays: Sequence[Play]) -> tuple[list[ev.Event], list[F
     elif t.turn < 6:
         tail.append(ev.passed(passing(game.age)))
     tail.append(ev.turn_over(game.age, t.turn))
-    for e in tail:
-        game.apply(e)
+    game.commit(tail)
     placements += tail
     return placements, t.findings
 
@@ -475,7 +474,7 @@ def play_picks(game: Game, picks: Mapping[int, tuple[str | None, ...]], where: s
     spans = spans or {}
     for seat in picks_owed(game):
         city = game.cities[seat - 1]
-        names = city.names  # as the picks start: a city builds at most one copy of a card
+        names = frozenset(city.names)  # as the picks start: a city builds at most one copy of a card
         name = game.table.names[seat - 1]
         span = spans.get(seat)
         choice = picks.get(seat, ())
@@ -580,11 +579,17 @@ def end_age(state: Position) -> tuple[ev.Event, ...]:
 
     Each seat compares shields with its left, then its right neighbour: more gives 1/3/5 points by Age, fewer -1.
     """
-    n = len(state.cities)
+    cities: Sequence[AnyCity] = state.cities
+    n = len(cities)
+    if isinstance(state, Game):
+        lefts, rights = state.lefts, state.rights
+    else:
+        lefts = tuple(left_of(seat, n) for seat in range(1, n + 1))
+        rights = tuple(right_of(seat, n) for seat in range(1, n + 1))
     win = VICTORY[state.age - 1]
     out: list[ev.Event] = []
-    for c in state.cities:
-        for other in (state.cities[left_of(c.seat, n) - 1], state.cities[right_of(c.seat, n) - 1]):
+    for k, c in enumerate(cities):
+        for other in (cities[lefts[k] - 1], cities[rights[k] - 1]):
             if c.shields > other.shields:
                 out.append(ev.conflict(c.seat, other.seat, win))
             elif c.shields < other.shields:

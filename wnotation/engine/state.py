@@ -1,7 +1,8 @@
 """Game state: :class:`Game`, the mutable aggregate a replay advances with one mutator per event class, and the
 immutable positions it hands out as snapshots (:class:`State`, :class:`City`). :func:`apply` and :func:`fold` are the
-reference semantics on positions. Mutators check that an event comes at the right step (:class:`IntegrityError`),
-never legality: that is :mod:`wnotation.engine.rules`' job.
+reference semantics on positions. Each event class has a check, that the event comes at the right step
+(:class:`IntegrityError`), and a mutator; :meth:`Game.apply` runs both, :meth:`Game.commit` (the rules' own events)
+the mutators alone. Neither judges legality: that is :mod:`wnotation.engine.rules`' job.
 """
 
 from __future__ import annotations
@@ -230,28 +231,34 @@ def _address(age: int, turn: int, ended: bool) -> str:
 
 
 _LIST_PRICES: Final = prices_for(())  # 2 coins a unit from either neighbour (R-PRICE): a frozen value, shared
+_NONE: Final[frozenset[str]] = frozenset()
+_NO_POWERS: Final[frozenset[type]] = frozenset()
 
 
 #: :class:`City`'s fields in order: the one list of a city's fields. :class:`CityState` holds each as a mutable
 #: attribute of the same name, and copies them in and out by this list, so that a new field is declared once (with
 #: its type on :class:`CityState`, which mypy and mypyc need; tests/test_engine_state.py checks the two agree).
 CITY_FIELDS: tuple[str, ...] = City._fields
+#: The fields :class:`CityState` keeps as a mutable set, grown in place at each build and frozen by a snapshot.
+GROWN_FIELDS: Final[tuple[str, ...]] = ("names", "colours")
 _city_values = attrgetter(*CITY_FIELDS)
+_GROWN_AT: Final = tuple(CITY_FIELDS.index(f) for f in GROWN_FIELDS)
 
 
 class CityState:
     """One seat's city in a :class:`Game`: the fields of :class:`City`, mutable, plus the production summaries
-    the trade questions read (``own_supply``, ``tradable_supply``). Only the mutators change it, and each change
-    starts at :meth:`changing`."""
+    the trade questions read (``own_supply``, ``tradable_supply``). ``names`` and ``colours`` (:data:`GROWN_FIELDS`)
+    are sets grown in place, so a build copies neither; :meth:`snapshot` freezes them. Only the mutators change it,
+    and each change starts at :meth:`changing`."""
 
     __slots__ = CITY_FIELDS + ("own_supply", "tradable_supply", "snapshot_taken")
 
-    # The types of City's fields (the names and order are CITY_FIELDS').
+    # The types of City's fields (the names and order are CITY_FIELDS'), a set for a frozenset in GROWN_FIELDS.
     seat: int
     wonder: WonderSide
     buildings: tuple[Card, ...]
-    names: frozenset[str]
-    colours: frozenset[str]
+    names: set[str]
+    colours: set[str]
     stages: int
     stage_ages: tuple[int, ...]
     staged: tuple[Card | None, ...]
@@ -267,7 +274,10 @@ class CityState:
     picks: int
 
     def __init__(self, city: City) -> None:
-        for field, value in zip(CITY_FIELDS, city):
+        values: list[Any] = list(city)
+        for k in _GROWN_AT:
+            values[k] = set(values[k])
+        for field, value in zip(CITY_FIELDS, values):
             setattr(self, field, value)
         self.own_supply = Supply.of(city.own)
         self.tradable_supply = Supply.of(city.tradable)
@@ -278,7 +288,10 @@ class CityState:
         """This city as an immutable :class:`City` (the same object until the city changes)."""
         found = self.snapshot_taken
         if found is None:
-            found = self.snapshot_taken = City._make(_city_values(self))
+            values = list(_city_values(self))
+            for k in _GROWN_AT:
+                values[k] = frozenset(values[k])
+            found = self.snapshot_taken = City._make(values)
         return found
 
     def changing(self) -> CityState:
@@ -316,23 +329,23 @@ class CityState:
         i = info(card)
         self.changing()
         self.buildings = self.buildings + (card,)
-        self.names = self.names | {i.name}
-        if i.colour not in self.colours:
-            self.colours = self.colours | {i.colour}
+        self.names.add(i.name)
+        self.colours.add(i.colour)
         self.add(i)
 
 
 def new_city(seat: int, wonder: WonderSide) -> City:
     """A city before Age I: the starting resource and 3 coins (R-START)."""
     start = ((wonder.resource,),)
-    return City(seat=seat, wonder=wonder, buildings=(), names=frozenset(), colours=frozenset(), stages=0,
-                stage_ages=(), staged=(), coins=3, shields=0, science=(), tokens=(), own=start, tradable=start,
-                discounts=(), prices=_LIST_PRICES, powers=frozenset(), picks=0)
+    # positional, in CITY_FIELDS' order: a call with 18 keywords costs a compiled caller ~12k instructions
+    return City(seat, wonder, (), _NONE, _NONE, 0, (), (), 3, 0, (), (), start, start, (), _LIST_PRICES, _NO_POWERS,
+                0)
 
 
 class Game:
-    """A game being played or replayed: the mutable aggregate. :meth:`apply` is the only way it changes (one
-    mutator per event class, validating, then mutating); :meth:`snapshot` hands out the position it stands at.
+    """A game being played or replayed: the mutable aggregate. :meth:`apply` and :meth:`commit` are the only ways
+    it changes (one mutator per event class; :meth:`apply` validates first); :meth:`snapshot` hands out the position
+    it stands at.
 
     Read like a :class:`State` (``cities[k].coins``, ``hands``, ``discard``, ``age``, ``turn``, ``ended``).
     """
@@ -371,7 +384,16 @@ class Game:
 
     def apply(self, event: ev.Event) -> None:
         """Apply ``event``. Raises :class:`IntegrityError`, changing nothing, if it cannot happen at this step."""
-        MUTATORS[type(event)](self, event)
+        kind = type(event)
+        CHECKS[kind](self, event)
+        MUTATORS[kind](self, event)
+
+    def commit(self, events: Iterable[ev.Event]) -> None:
+        """Apply ``events`` in order, each without its step check: for the events that :mod:`.rules` decided on
+        this very game, which come at their step by construction (turn resolution checked every play). Events
+        from anywhere else go through :meth:`apply`."""
+        for e in events:
+            MUTATORS[type(e)](self, e)
 
     def snapshot(self) -> State:
         """The position the game stands at: an immutable :class:`State` sharing every city and hand that did not
@@ -432,25 +454,66 @@ def _take(hand: tuple[Card | None, ...], card: Card | None) -> tuple[Card | None
     return hand[:k] + hand[k + 1:]
 
 
-# --- mutators: one per event class ----------------------------------------------------------------------------
+# --- checks and mutators: one of each per event class ---------------------------------------------------------
+
+
+def _playing(g: Game, e: ev.Event) -> None:
+    g.playing()
+
+
+def _stage_check(g: Game, e: ev.StageBuilt) -> None:
+    g.playing()
+    c = g.cities[e.seat - 1]
+    if e.stage != c.stages + 1 or e.stage > len(c.wonder.stages):
+        raise IntegrityError(f"stage {e.stage} after {c.stages} of {c.wonder}")
+
+
+def _gained_check(g: Game, e: ev.CoinsGained) -> None:
+    if g.age == 0:
+        raise IntegrityError("coins gained before Age I")
+
+
+def _picked_check(g: Game, e: ev.PickedFromDiscard) -> None:
+    if g.cities[e.seat - 1].picks < 1:
+        raise IntegrityError(f"seat {e.seat} picks from the discard pile without a stage that allows it")
+
+
+def _declined_check(g: Game, e: ev.PickDeclined) -> None:
+    if g.cities[e.seat - 1].picks < 1:
+        raise IntegrityError(f"seat {e.seat} declines a pick it was not owed")
+
+
+def _dealt_check(g: Game, e: ev.AgeDealt) -> None:
+    if e.age != g.age + 1 or not g.ended or any(g.hands):
+        raise IntegrityError(f"Age {e.age} dealt at {g.address}")
+    if len(e.hands) != len(g.cities):
+        raise IntegrityError(f"{len(e.hands)} hands dealt to {len(g.cities)} seats")
+
+
+def _turn_check(g: Game, e: ev.TurnResolved) -> None:
+    g.playing()
+    if e.age != g.age or e.turn != g.turn + 1:
+        raise IntegrityError(f"turn {e.age}.{e.turn} resolved at {g.address}")
+
+
+def _age_ended_check(g: Game, e: ev.AgeEnded) -> None:
+    g.playing()
+    if e.age != g.age or any(g.hands) or any(c.picks for c in g.cities):
+        raise IntegrityError(f"Age {e.age} ended at {g.address} with cards in hand or picks owed")
 
 
 def _card_built(g: Game, e: ev.CardBuilt) -> None:
-    g.playing()
     k = e.seat - 1
-    hand = _take(g.hands[k], e.card)
-    g.set_hand(k, hand)
+    g.hands[k] = _take(g.hands[k], e.card)
+    g.hands_taken = None
     g.cities[k].build(e.card)
 
 
 def _stage_built(g: Game, e: ev.StageBuilt) -> None:
-    g.playing()
     k = e.seat - 1
     c = g.cities[k]
-    if e.stage != c.stages + 1 or e.stage > len(c.wonder.stages):
-        raise IntegrityError(f"stage {e.stage} after {c.stages} of {c.wonder}")
-    hand = _take(g.hands[k], e.card)
-    g.set_hand(k, hand)
+    g.hands[k] = _take(g.hands[k], e.card)
+    g.hands_taken = None
     i = stage_info(c.wonder, e.stage)
     c.changing()
     c.stages = e.stage
@@ -463,10 +526,9 @@ def _stage_built(g: Game, e: ev.StageBuilt) -> None:
 
 
 def _card_left(g: Game, e: ev.CardSold | ev.CardDiscarded) -> None:
-    g.playing()
     k = e.seat - 1
-    hand = _take(g.hands[k], e.card)
-    g.set_hand(k, hand)
+    g.hands[k] = _take(g.hands[k], e.card)
+    g.hands_taken = None
     g.discard = g.discard + (e.card,)
     g.discarded_by = g.discarded_by + (e.seat,)
 
@@ -480,52 +542,40 @@ def _card_discarded(g: Game, e: ev.CardDiscarded) -> None:
 
 
 def _coins_paid(g: Game, e: ev.CoinsPaid) -> None:
-    g.playing()
     g.cities[e.seat - 1].changing().coins -= e.amount
     if e.to is not None:
         g.cities[e.to - 1].changing().coins += e.amount
 
 
 def _coins_gained(g: Game, e: ev.CoinsGained) -> None:
-    if g.age == 0:
-        raise IntegrityError("coins gained before Age I")
     g.cities[e.seat - 1].changing().coins += e.amount
 
 
 def _picked(g: Game, e: ev.PickedFromDiscard) -> None:
     c = g.cities[e.seat - 1]
-    if c.picks < 1:
-        raise IntegrityError(f"seat {e.seat} picks from the discard pile without a stage that allows it")
-    if e.card is None:
+    card = e.card
+    if card is None:
         raise IntegrityError(f"seat {e.seat} picks an unknown card from the discard pile")
-    pile = _take(g.discard, e.card)
-    k = position_of(g.discard, e.card)  # the slot _take empties: the card's own, else an unknown one
+    pile = _take(g.discard, card)
+    k = position_of(g.discard, card)  # the slot _take empties: the card's own, else an unknown one
     k = k if k >= 0 else position_of(g.discard, None)
-    c.build(e.card)  # through changing()
+    c.build(card)  # through changing()
     c.picks -= 1
     g.discard = pile
     g.discarded_by = g.discarded_by[:k] + g.discarded_by[k + 1:] if k >= 0 else g.discarded_by[:-1]
 
 
 def _declined(g: Game, e: ev.PickDeclined) -> None:
-    c = g.cities[e.seat - 1]
-    if c.picks < 1:
-        raise IntegrityError(f"seat {e.seat} declines a pick it was not owed")
-    c.changing().picks -= 1
+    g.cities[e.seat - 1].changing().picks -= 1
 
 
 def _age_dealt(g: Game, e: ev.AgeDealt) -> None:
-    if e.age != g.age + 1 or not g.ended or any(g.hands):
-        raise IntegrityError(f"Age {e.age} dealt at {g.address}")
-    if len(e.hands) != len(g.cities):
-        raise IntegrityError(f"{len(e.hands)} hands dealt to {len(g.cities)} seats")
     g.age, g.turn, g.ended = e.age, 0, False
     g.hands = list(e.hands)
     g.hands_taken = e.hands
 
 
 def _hands_passed(g: Game, e: ev.HandsPassed) -> None:
-    g.playing()
     h = g.hands
     # direction +1: seat i's hand goes to seat i+1, so the new hand of seat i is the old hand of seat i-1.
     g.hands = h[-1:] + h[:-1] if e.direction == ev.LEFT else h[1:] + h[:1]
@@ -533,26 +583,39 @@ def _hands_passed(g: Game, e: ev.HandsPassed) -> None:
 
 
 def _turn_resolved(g: Game, e: ev.TurnResolved) -> None:
-    g.playing()
-    if e.age != g.age or e.turn != g.turn + 1:
-        raise IntegrityError(f"turn {e.age}.{e.turn} resolved at {g.address}")
     g.turn = e.turn
 
 
 def _conflict(g: Game, e: ev.ConflictResolved) -> None:
-    g.playing()
     c = g.cities[e.seat - 1].changing()
     c.tokens = c.tokens + (e.token,)
 
 
 def _age_ended(g: Game, e: ev.AgeEnded) -> None:
-    g.playing()
-    if e.age != g.age or any(g.hands) or any(c.picks for c in g.cities):
-        raise IntegrityError(f"Age {e.age} ended at {g.address} with cards in hand or picks owed")
     g.ended = True
 
 
-#: The mutator of each event class: the only code that changes a :class:`Game`.
+#: The check of each event class: raises :class:`IntegrityError` if the event cannot come at the game's step, and
+#: changes nothing. :meth:`Game.apply` runs it before the mutator.
+CHECKS: Final[dict[type, Callable[[Game, Any], None]]] = {
+    ev.AgeDealt: _dealt_check,
+    ev.CardBuilt: _playing,
+    ev.StageBuilt: _stage_check,
+    ev.CardSold: _playing,
+    ev.CardDiscarded: _playing,
+    ev.CoinsPaid: _playing,
+    ev.CoinsGained: _gained_check,
+    ev.PickedFromDiscard: _picked_check,
+    ev.PickDeclined: _declined_check,
+    ev.HandsPassed: _playing,
+    ev.TurnResolved: _turn_check,
+    ev.ConflictResolved: _playing,
+    ev.AgeEnded: _age_ended_check,
+}
+
+#: The mutator of each event class: the only code that changes a :class:`Game`. It trusts that its event comes at
+#: the right step (the check's, or the rules', which decided it); a card missing from a hand or the pile still
+#: raises :class:`IntegrityError` before anything changes (:func:`_take`).
 MUTATORS: Final[dict[type, Callable[[Game, Any], None]]] = {
     ev.AgeDealt: _age_dealt,
     ev.CardBuilt: _card_built,
