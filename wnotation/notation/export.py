@@ -13,18 +13,27 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..model.record import Record, SeatResult, Turn
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+else:  # read by mypyc only, which drops the decorator of a native class: pure Python needs no mypy_extensions
+
+    def mypyc_attr(*_args: Any, **_kwargs: Any) -> Any:
+        return lambda cls: cls
 
 __all__ = ["Exporter", "export", "export_games"]
 
 T = TypeVar("T")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Exporter(ABC, Generic[T]):
     """One game's output, built hook by hook (one exporter per game). A hook raises :class:`ValueError` for a
-    Record its format cannot express."""
+    Record its format cannot express. Compiled in the wheel (the canonical writer's :class:`TextExporter` is), it
+    allows interpreted subclasses (:class:`~wnotation.notation.jsonio.JsonExporter`, a new format's)."""
 
     @abstractmethod
     def begin_game(self, record: Record) -> None:
