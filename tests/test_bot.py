@@ -135,21 +135,6 @@ def test_a_bot_record_is_what_its_pydantic_twin_validates():
     assert seen["pick"] and seen["bought"], seen
 
 
-def test_a_bot_action_made_before_is_shared_and_equal_to_a_fresh_one():
-    """The bot returns an action it made before with the same fields (an Action is a value): the same game played
-    twice holds the same action objects (but the picks': a pick makes a new action), equal in every field, repr and
-    JSON to those of Records built without sharing (the twin validates each afresh)."""
-    from wnotation.model.record import Record
-
-    first, again = play_game(7, 4, "greedy"), play_game(7, 4, "greedy")
-    assert first == again
-    pairs = [(a, b) for s, t in zip(first.turns, again.turns) for a, b in zip(s.actions, t.actions)]
-    assert all((a is b) == (a.pick is None) for a, b in pairs)
-    assert any(a.purchase is not None for a, _ in pairs) and any(a.discard is not None for a, _ in pairs)
-    valid = Record.model_validate(again.model_dump())
-    assert valid == again and repr(valid) == repr(again) and valid.model_dump_json() == again.model_dump_json()
-
-
 def test_bot_games_survive_the_notation_round_trip():
     from wnotation.notation import parse, write
 

@@ -69,32 +69,14 @@ def _stated(game: Game, a: LegalAction) -> bool:
 def _action(play: Move, a: LegalAction, discard: Card | None, stated: bool) -> record.Action:
     """The Record's action of ``a`` played as ``play``, built unvalidated (:func:`~wnotation.model.record.make`, as
     the reader builds its own): the engine made every value itself, and ``tests/test_bot.py`` holds a bot's Record
-    equal to the one its pydantic twin validates. An action made before with the same fields is returned again
-    (:data:`_ACTIONS`)."""
-    left: tuple[str, ...] | None = None
-    right: tuple[str, ...] | None = None
-    if stated:  # the Record keeps each side's units sorted by name
-        left, right = tuple(sorted(a.purchase.left)), tuple(sorted(a.purchase.right))
-    discarded = discard.name if discard is not None else None
-    key = (play.seat, a.use, a.card.name, discarded, left, right)
-    action = _ACTIONS.get(key)
-    if action is None:
-        purchase = None if left is None else make(record.StatedPurchase, {"left": left, "right": right})
-        action = new_action(play.seat, a.use, a.card.name, purchase, discarded, None, NO_ANNOTATION, None)
-        if len(_ACTIONS) >= _ACTIONS_HELD:
-            _ACTIONS.clear()
-        _ACTIONS[key] = action
-    return action
-
-
-#: The actions :func:`_action` made, by their fields (seat, use, card, discard, the stated purchase's sides), shared
-#: by the bots' Records: an :class:`~wnotation.model.record.Action` is a value (immutable, compared and hashed by
-#: its fields), and a 7-player game's ~130 actions are mostly made before after a few games (making one from
-#: compiled code calls the pure Record's constructors: ~4,000 instructions, a look-up ~400). Emptied when it holds
-#: :data:`_ACTIONS_HELD`, so that a long run's memory stays bounded.
-_ACTIONS: Final[dict[tuple[int, str, str, str | None, tuple[str, ...] | None, tuple[str, ...] | None],
-                    record.Action]] = {}
-_ACTIONS_HELD: Final = 1 << 14
+    equal to the one its pydantic twin validates."""
+    purchase = None
+    if stated:
+        # the Record keeps each side's units sorted by name
+        purchase = make(record.StatedPurchase, {"left": tuple(sorted(a.purchase.left)),
+                                                "right": tuple(sorted(a.purchase.right))})
+    return new_action(play.seat, a.use, a.card.name, purchase, discard.name if discard is not None else None, None,
+                      NO_ANNOTATION, None)
 
 
 #: The score sheet's fields a bot's Record states for each seat, and those it leaves out (the expansions').
