@@ -12,7 +12,7 @@ from typing import Final, Literal, Sequence
 
 from ..model import deck, record
 from ..model.record import NO_ANNOTATION, make, new_action, new_turn
-from ..model.catalog import Card, WonderSide, load
+from ..model.catalog import Card, Catalog, WonderSide, load
 from .legal import LegalAction, Play, as_move, price
 from .policy import POLICIES, Policy
 from .search import PLAYOUTS, SearchPolicy
@@ -31,11 +31,23 @@ WONDER_SALT = 0x574F4E44455253
 def draw_wonders(players: int, seed: int) -> tuple[WonderSide, ...]:
     """The Wonder sides of a generated game: the 7 Wonders in catalogue order shuffled (SM64-FY) by the generator
     seeded with ``seed ^ WONDER_SALT``, seat k taking the k-th; then one ``below(2)`` per seat (0 day, 1 night)."""
-    catalog = load()
+    sides = _sides_by_name()
     rng = deck.SplitMix64(seed ^ WONDER_SALT)
-    names = list(dict.fromkeys(w.name for w in catalog.wonders))
-    chosen = deck.shuffle(names, rng)[:players]
-    return tuple(catalog.wonder(name, ("day", "night")[rng.below(2)]) for name in chosen)
+    chosen = deck.shuffle(list(sides), rng)[:players]
+    return tuple(sides[name][rng.below(2)] for name in chosen)
+
+
+#: The catalogue's Wonders by name in catalogue order, each its (day, night) sides, and the catalogue they are of.
+_SIDES: Final[list[tuple[Catalog, dict[str, tuple[WonderSide, WonderSide]]]]] = []
+
+
+def _sides_by_name() -> dict[str, tuple[WonderSide, WonderSide]]:
+    """The catalogue's Wonders by name, in its order, each its day and night sides (made once a catalogue)."""
+    catalog = load()
+    if not _SIDES or _SIDES[0][0] is not catalog:
+        names = dict.fromkeys(w.name for w in catalog.wonders)
+        _SIDES[:] = [(catalog, {name: (catalog.wonder(name, "day"), catalog.wonder(name, "night")) for name in names})]
+    return _SIDES[0][1]
 
 
 def _side(wonder: WonderSide) -> Literal["day", "night"]:

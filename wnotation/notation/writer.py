@@ -17,6 +17,7 @@ from ..model.record import (
     FORMAT_VERSION,
     MAX_PURCHASE_COINS,
     MAX_VARIATION_DEPTH,
+    NO_ANNOTATION,
     Action,
     Annotation,
     CoinsPaid,
@@ -49,18 +50,23 @@ class TextExporter(Exporter[str]):
         self.refs = _seat_refs(record)
 
     def turn(self, turn: Turn) -> None:
+        variations = turn.variations
         if self.record.format == FORMAT_VERSION:
             for a in turn.actions:
                 if type(a.purchase) is CoinsPaid:
                     raise ValueError(f"turn {turn.label}: a purchase stated in coins needs format 7WN 2, and this "
                                      f"record's format is {FORMAT_VERSION!r} (a reader refuses it: spec 3.1)")
-            if turn.variations:
+            if variations:
                 raise ValueError(f"turn {turn.label}: variations need format 7WN 2, and this record's format is "
                                  f"{FORMAT_VERSION!r} (a reader refuses them: spec 3.1)")
-        self.body.extend(_comment(c) for c in turn.annotation.before)
-        self.body.append(format_turn(turn, self.refs))
-        for k, variation in enumerate(turn.variations, 1):
-            _variation(variation, turn, f"{turn.label}({k})", self.refs, self.body)
+        body = self.body
+        before = turn.annotation.before
+        if before:
+            body.extend([_comment(c) for c in before])
+        body.append(format_turn(turn, self.refs))
+        if variations:
+            for k, variation in enumerate(variations, 1):
+                _variation(variation, turn, f"{turn.label}({k})", self.refs, body)
 
     def result(self, result: SeatResult) -> None:
         refs = self.refs
@@ -230,8 +236,11 @@ def format_turn(turn: Turn, refs: list[str] | None = None, *, partial: bool = Fa
     if not turn.actions:
         raise ValueError(f"turn {turn.label} has no action")
     extra = turn.number == 7
-    actions = sorted(turn.actions, key=lambda a: a.seat)
+    actions = turn.actions
     seats = [a.seat for a in actions]
+    if seats != sorted(seats):  # else in seat order already, as a Record's turns usually are
+        actions = tuple(sorted(actions, key=_seat_of))
+        seats = [a.seat for a in actions]
     n = len(refs) if refs else (seats[-1] if extra or partial else len(seats))
     if len(set(seats)) != len(seats) or seats[0] < 1 or seats[-1] > n:
         raise ValueError(f"turn {turn.label}: seats {seats} are not distinct seats of 1..{n}")
@@ -240,14 +249,19 @@ def format_turn(turn: Turn, refs: list[str] | None = None, *, partial: bool = Fa
         missing = sorted(set(range(1, n + 1)) - set(seats))
         raise ValueError(f"turn {turn.label} has no action for seat {', '.join(map(str, missing))}: a turn line holds "
                          "one action per seat")
-    parts = [
-        format_action(a, (refs[a.seat - 1] if refs else f"#{a.seat}") if prefixed else None) for a in actions
-    ]
+    if prefixed:
+        parts = [format_action(a, refs[a.seat - 1] if refs else f"#{a.seat}") for a in actions]
+    else:
+        parts = [format_action(a) for a in actions]
     line = f"{turn.label} " + " | ".join(parts)
     t = turn.annotation
-    if t.glyph or t.tags or t.after:
+    if t is not NO_ANNOTATION and (t.glyph or t.tags or t.after):
         line += " // " + " ".join(_notes(t.glyph, t.tags, t.after))
     return line
+
+
+def _seat_of(action: Action) -> int:
+    return action.seat
 
 
 def format_action(action: Action, seat: str | None = None) -> str:
@@ -260,16 +274,17 @@ def format_action(action: Action, seat: str | None = None) -> str:
     main += action.card
     if action.purchase is not None:
         main += " " + format_purchase(action.purchase)
-    if a.glyph:
+    plain = a is NO_ANNOTATION  # no glyph, comment nor tag: a generated game's every action
+    if not plain and a.glyph:
         main += " " + a.glyph
     if action.discard is not None:
         main += ", discard " + action.discard
-    if a.before or a.tags or a.after:
+    if not plain and (a.before or a.tags or a.after):
         parts = [_comment(c) for c in a.before]
         parts.append(main)
         parts.extend(_notes(None, a.tags, a.after))
         text = " ".join(parts)
-    else:  # no comment nor tag: the action alone (a generated game's every action)
+    else:  # no comment nor tag: the action alone
         text = main
     pick = action.pick
     if pick is not None:
