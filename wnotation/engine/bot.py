@@ -20,6 +20,7 @@ from .rules import Play as Move
 from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, score
 from .state import Game, Table, initial
+from .memo import Memo, memo
 
 BOTS = ("random", "greedy", "uniform", "search")
 #: Seat names of generated games, seat 1 first.
@@ -37,17 +38,21 @@ def draw_wonders(players: int, seed: int) -> tuple[WonderSide, ...]:
     return tuple(sides[name][rng.below(2)] for name in chosen)
 
 
-#: The catalogue's Wonders by name in catalogue order, each its (day, night) sides, and the catalogue they are of.
-_SIDES: Final[list[tuple[Catalog, dict[str, tuple[WonderSide, WonderSide]]]]] = []
+#: The catalogue's Wonders by name in catalogue order, each its (day, night) sides, kept by the identity of the
+#: catalogue they are of (with it, to tell a reused id).
+_SIDES: Final[Memo[int, tuple[Catalog, dict[str, tuple[WonderSide, WonderSide]]]]] = memo(
+    "bot: Wonder sides by name", 8)
 
 
 def _sides_by_name() -> dict[str, tuple[WonderSide, WonderSide]]:
     """The catalogue's Wonders by name, in its order, each its day and night sides (made once a catalogue)."""
     catalog = load()
-    if not _SIDES or _SIDES[0][0] is not catalog:
+    found = _SIDES.get(id(catalog))
+    if found is None or found[0] is not catalog:
         names = dict.fromkeys(w.name for w in catalog.wonders)
-        _SIDES[:] = [(catalog, {name: (catalog.wonder(name, "day"), catalog.wonder(name, "night")) for name in names})]
-    return _SIDES[0][1]
+        found = _SIDES.put(id(catalog), (catalog, {name: (catalog.wonder(name, "day"), catalog.wonder(name, "night"))
+                                                   for name in names}))
+    return found[1]
 
 
 def _side(wonder: WonderSide) -> Literal["day", "night"]:
