@@ -35,7 +35,31 @@ _STRIDE_PATTERN: Final[str] = r"(?:[^\n]*\n){%d}" % STRIDE
 _SPLIT_MOST: Final[int] = 1 << 16
 
 
-class SourceLines(Sequence[str]):
+class _LazyLines(Sequence[str]):
+    """A sequence of lines, each made by ``_line(k)`` only when it is asked for (0 <= k < ``len(self)``)."""
+
+    __slots__ = ()
+
+    def _line(self, k: int) -> str:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        n = len(self)
+        if isinstance(index, slice):
+            return [self._line(k) for k in range(*index.indices(n))]
+        k = index + n if index < 0 else index
+        if not 0 <= k < n:
+            raise IndexError("line index out of range")
+        return self._line(k)
+
+
+class SourceLines(_LazyLines):
     """The lines of a text as :func:`source_lines` gives them (same length, same strings at the same indices, the
     text normalised), without a string per line: the normalised text held once, a line sliced from it when it is
     asked for. Where the lines start is found on demand and kept for every :data:`STRIDE`-th line (8 bytes per
@@ -54,20 +78,6 @@ class SourceLines(Sequence[str]):
 
     def __len__(self) -> int:
         return self._count
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self._line(k) for k in range(*index.indices(self._count))]
-        k = index + self._count if index < 0 else index
-        if not 0 <= k < self._count:
-            raise IndexError("line index out of range")
-        return self._line(k)
 
     def __iter__(self) -> Iterator[str]:
         text = self.text
@@ -311,7 +321,7 @@ class FileLines:
         return PieceLines(self, line0, ends, text.endswith("\n"), tuple(starts), text.startswith("\ufeff"))
 
 
-class PieceLines(Sequence[str]):
+class PieceLines(_LazyLines):
     """The lines of a piece of a file (:meth:`FileLines.piece`) as :func:`source_index` of its text gives them
     (same length, same strings at the same indices), read back from the file when asked for; and the lines
     where the piece's games start (:meth:`game_start`), so that a game's start is found without reading lines."""
@@ -326,19 +336,6 @@ class PieceLines(Sequence[str]):
     def __len__(self) -> int:
         return self.ends + 1
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self._line(k) for k in range(*index.indices(self.ends + 1))]
-        k = index + self.ends + 1 if index < 0 else index
-        if not 0 <= k <= self.ends:
-            raise IndexError("line index out of range")
-        return self._line(k)
 
     def _line(self, k: int) -> str:
         if k == self.ends and self.closed:
