@@ -183,9 +183,9 @@ def builds_report(c: Corpus, res: dict, _num: Callable[..., str], _mark: Callabl
         marks.append(f"{build}: replay {_mark(g['replay'] >= aims[0])}, check/chess {_mark(g['check'] >= aims[1])}"
                      + (f", generate {_mark(g['generate_steady'] >= aims[2])}" if aims[2] else "")
                      + f", start-up {_mark(g['startup'] / chess_start <= 1.5)}")
-    lines.append("Targets: " + "; ".join(marks) + ". The compiled build compiles the engine and the reader's fast route, "
-                 "builder, header and splitter (pyproject.toml's compile list); the Lark route, the Record and "
-                 "the front ends are pure Python in both. Each figure is the least CPU of its runs, the builds (and "
+    lines.append("Targets: " + "; ".join(marks) + ". The compiled build compiles the engine, the reader's fast route, "
+                 "builder, header and splitter, and the canonical writer (pyproject.toml's compile list); the Lark "
+                 "route, the Record and the other front ends are pure Python in both. Each figure is the least CPU of its runs, the builds (and "
                  "python-chess, for the check's ratio) measured in rounds, one run of each per round, so that they "
                  "meet the same load. Whole processes run with their bytecode written once and reused (as an "
                  "installed package has it). Every run: " + "; ".join(
