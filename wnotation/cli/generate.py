@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
+from .output import emit_data
 from .progress import Progress
 
 GENERATE_EPILOG = """\b
@@ -43,15 +42,13 @@ def generate(players: int, seed: int, count: int, bot: str, playouts: int | None
         raise click.UsageError("--playouts is the search bot's: give it with --bot search")
     if seed + count - 1 >= 1 << 64:
         raise click.UsageError(f"--seed {seed} with --count {count} runs past the largest seed, 2^64-1")
-    out = sys.stdout
     with Progress("generating", count, writes=True) as progress, batch_collection():
         for k in range(count):
             # A bot's Record is canonical already, purchases included (tests/test_bot.py: no second replay needed).
-            # One write a game, the blank line between games included, to stdout as buffered (flushed when the command
-            # ends, as every command's output is): canonical text holds no terminal escape for click.echo to strip,
-            # and a flush a game cost a write(2) a game.
+            # One write a game, the blank line between games included, left in stdout's buffer (flushed when the
+            # command ends): a flush a game cost a write(2) a game.
             text = write(play_game(players, seed + k, bot, playouts=playouts or PLAYOUTS))
-            out.write("\n" + text if k else text)
+            emit_data("\n" + text if k else text, "the generated game", flush=False)
             progress.advance()
 
 

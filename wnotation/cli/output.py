@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -109,17 +110,21 @@ def emit_json_text(text: str) -> None:
     click.echo(json_safe(text))
 
 
-def emit_data(text: str, what: str, *, nl: bool = False) -> None:
+def emit_data(text: str, what: str, *, nl: bool = False, flush: bool = True) -> None:
     """Data that keeps its bytes (7WN text, an HTML page, an SVG picture, a position string) on stdout. On a
     terminal, data holding a character that steers it (a control, a bidi control) is refused (exit 2, nothing
     written): shown, it would steer the terminal, and shown as stand-ins it would no longer be the data. A file or
-    a pipe gets it as it is (a zero-width joiner in a name is no such character)."""
+    a pipe gets it as it is (a zero-width joiner in a name is no such character). ``flush=False`` leaves it in
+    stdout's buffer, flushed when the command ends (for a command writing many pieces, e.g. one a game)."""
     found = first_steering(text) if streams.is_terminal() else None
     if found is not None:
         line, column, c = found
         raise UserError(f"{safe(what)} holds the control character U+{ord(c):04X} (line {line}, column {column}), "
                         "which would steer this terminal: it is written only to a file or a pipe (add > FILE)")
-    click.echo(text, nl=nl, color=True)  # color=True: click strips CSI sequences from output to a pipe otherwise
+    if flush:
+        click.echo(text, nl=nl, color=True)  # color=True: click strips CSI sequences from output to a pipe otherwise
+    else:
+        sys.stdout.write(text + "\n" if nl else text)
 
 
 def count(n: int, word: str) -> str:
