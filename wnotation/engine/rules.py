@@ -36,7 +36,7 @@ from ..model.vocabulary import left_of, right_of
 from . import events as ev
 from .findings import Finding, Severity
 from .payment import NOTHING_PAID, Payment, Stated, pay
-from .state import CardInfo, City, CityState, Game, State, info, position_of, stage_info
+from .state import CardInfo, City, CityState, Game, State, info, neighbours, position_of, stage_info
 from .trade import Refusal
 
 #: Points per military victory in Ages I, II, III; a defeat is always -1 (R-MILITARY).
@@ -581,11 +581,7 @@ def end_age(state: Position) -> tuple[ev.Event, ...]:
     """
     cities: Sequence[AnyCity] = state.cities
     n = len(cities)
-    if isinstance(state, Game):
-        lefts, rights = state.lefts, state.rights
-    else:
-        lefts = tuple(left_of(seat, n) for seat in range(1, n + 1))
-        rights = tuple(right_of(seat, n) for seat in range(1, n + 1))
+    lefts, rights = neighbours(n)
     win = VICTORY[state.age - 1]
     out: list[ev.Event] = []
     for k, c in enumerate(cities):

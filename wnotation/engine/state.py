@@ -342,6 +342,19 @@ def new_city(seat: int, wonder: WonderSide) -> City:
                 0)
 
 
+_NEIGHBOURS: Final[Memo[int, tuple[tuple[int, ...], tuple[int, ...]]]] = memo("state: neighbours by table size", 16)
+
+
+def neighbours(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(lefts, rights)`` of an ``n``-seat table: ``lefts[seat-1]`` is the seat's left neighbour, ``rights[seat-1]``
+    its right one (R-SEAT, by :func:`~wnotation.model.vocabulary.left_of` / ``right_of``), made once per size."""
+    found = _NEIGHBOURS.get(n)
+    if found is None:
+        found = _NEIGHBOURS.put(n, (tuple(left_of(seat, n) for seat in range(1, n + 1)),
+                                    tuple(right_of(seat, n) for seat in range(1, n + 1))))
+    return found
+
+
 class Game:
     """A game being played or replayed: the mutable aggregate. :meth:`apply` and :meth:`commit` are the only ways
     it changes (one mutator per event class; :meth:`apply` validates first); :meth:`snapshot` hands out the position
@@ -365,10 +378,10 @@ class Game:
         self.discarded_by = pile_owners(state)
         #: The hands of the last snapshot, while no hand has changed since.
         self.hands_taken: tuple[Hand, ...] | None = state.hands
-        n = len(state.cities)
+        seats = neighbours(len(state.cities))
         #: ``lefts[seat-1]`` and ``rights[seat-1]``: the seat's neighbours (R-SEAT), asked at every payment.
-        self.lefts: Final = tuple(left_of(seat, n) for seat in range(1, n + 1))
-        self.rights: Final = tuple(right_of(seat, n) for seat in range(1, n + 1))
+        self.lefts: Final = seats[0]
+        self.rights: Final = seats[1]
 
     @property
     def players(self) -> int:
@@ -504,16 +517,14 @@ def _age_ended_check(g: Game, e: ev.AgeEnded) -> None:
 
 def _card_built(g: Game, e: ev.CardBuilt) -> None:
     k = e.seat - 1
-    g.hands[k] = _take(g.hands[k], e.card)
-    g.hands_taken = None
+    g.set_hand(k, _take(g.hands[k], e.card))
     g.cities[k].build(e.card)
 
 
 def _stage_built(g: Game, e: ev.StageBuilt) -> None:
     k = e.seat - 1
     c = g.cities[k]
-    g.hands[k] = _take(g.hands[k], e.card)
-    g.hands_taken = None
+    g.set_hand(k, _take(g.hands[k], e.card))
     i = stage_info(c.wonder, e.stage)
     c.changing()
     c.stages = e.stage
@@ -527,8 +538,7 @@ def _stage_built(g: Game, e: ev.StageBuilt) -> None:
 
 def _card_left(g: Game, e: ev.CardSold | ev.CardDiscarded) -> None:
     k = e.seat - 1
-    g.hands[k] = _take(g.hands[k], e.card)
-    g.hands_taken = None
+    g.set_hand(k, _take(g.hands[k], e.card))
     g.discard = g.discard + (e.card,)
     g.discarded_by = g.discarded_by + (e.seat,)
 
