@@ -12,7 +12,7 @@ from typing import Final, Literal, Sequence
 
 from ..model import deck, record
 from ..model.record import NO_ANNOTATION, make, new_action, new_turn
-from ..model.catalog import Card, Catalog, WonderSide, load
+from ..model.catalog import Card, WonderSide, load
 from .legal import LegalAction, Play, as_move, price
 from .policy import POLICIES, Policy
 from .search import PLAYOUTS, SearchPolicy
@@ -20,7 +20,6 @@ from .rules import Play as Move
 from .rules import deal_events, end_age, picks_owed, play_picks, play_turn, seats_to_act
 from .scoring import CityView, score
 from .state import Game, Table, initial
-from .memo import Memo, memo
 
 BOTS = ("random", "greedy", "uniform", "search")
 #: Seat names of generated games, seat 1 first.
@@ -32,27 +31,11 @@ WONDER_SALT = 0x574F4E44455253
 def draw_wonders(players: int, seed: int) -> tuple[WonderSide, ...]:
     """The Wonder sides of a generated game: the 7 Wonders in catalogue order shuffled (SM64-FY) by the generator
     seeded with ``seed ^ WONDER_SALT``, seat k taking the k-th; then one ``below(2)`` per seat (0 day, 1 night)."""
-    sides = _sides_by_name()
-    rng = deck.SplitMix64(seed ^ WONDER_SALT)
-    chosen = deck.shuffle(list(sides), rng)[:players]
-    return tuple(sides[name][rng.below(2)] for name in chosen)
-
-
-#: The catalogue's Wonders by name in catalogue order, each its (day, night) sides, kept by the identity of the
-#: catalogue they are of (with it, to tell a reused id).
-_SIDES: Final[Memo[int, tuple[Catalog, dict[str, tuple[WonderSide, WonderSide]]]]] = memo(
-    "bot: Wonder sides by name", 8)
-
-
-def _sides_by_name() -> dict[str, tuple[WonderSide, WonderSide]]:
-    """The catalogue's Wonders by name, in its order, each its day and night sides (made once a catalogue)."""
     catalog = load()
-    found = _SIDES.get(id(catalog))
-    if found is None or found[0] is not catalog:
-        names = dict.fromkeys(w.name for w in catalog.wonders)
-        found = _SIDES.put(id(catalog), (catalog, {name: (catalog.wonder(name, "day"), catalog.wonder(name, "night"))
-                                                   for name in names}))
-    return found[1]
+    rng = deck.SplitMix64(seed ^ WONDER_SALT)
+    names = list(dict.fromkeys(w.name for w in catalog.wonders))
+    chosen = deck.shuffle(names, rng)[:players]
+    return tuple(catalog.wonder(name, ("day", "night")[rng.below(2)]) for name in chosen)
 
 
 def _side(wonder: WonderSide) -> Literal["day", "night"]:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from ..model.catalog import AGE_NUMERALS, Card, CatalogError, WonderSide, load
+from ..model.catalog import AGE_NUMERALS, Card, CatalogError, load
 from ..model.record import UNKNOWN, CoinsPaid, Record, Span, Turn
 from ..model.vocabulary import left_of, right_of
 from . import deals as dealing
@@ -140,16 +140,6 @@ class Unpaid:
     coins: int
 
 
-#: (Wonder, side) as written -> its catalogue side: a table's Wonders, looked up once (memoised across records).
-_WONDERS: Memo[tuple[str, str], WonderSide] = memo("replay: Wonder sides as written", 1024)
-
-
-def _wonder(name: str, side: str) -> WonderSide:
-    """The catalogue's side ``side`` of the Wonder ``name`` (``CatalogError`` for one it does not know)."""
-    found = _WONDERS.get((name, side))
-    return found if found is not None else _WONDERS.put((name, side), load().wonder(name, side))
-
-
 class Run:
     """The replay loop's working data: one run plays the main line; :mod:`.variations` plays each variation on a
     run of its own, started from a position of this one (``branch_at``, ``before``) and dealt its hands
@@ -170,7 +160,8 @@ class Run:
             self.findings += notes
             if self.seed_deal is not None and self.guilds is None:
                 self.guilds = self.seed_deal.guilds
-        wonders = tuple([_wonder(s.wonder, s.side) for s in record.seats])
+        catalog = load()
+        wonders = tuple([catalog.wonder(s.wonder, s.side) for s in record.seats])
         self.table = Table(tuple(s.name for s in record.seats), wonders, self.guilds)
         self.start = initial(self.table)
         # A record may start from a position (spec/position.md §8): its guilds and seed are the position's.

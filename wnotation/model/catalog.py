@@ -421,6 +421,9 @@ class Catalog:
 
     def wonder(self, name: str, side: str) -> WonderSide:
         """The Wonder side ``name`` / ``side`` (``day`` or ``night``; ``A``/``B`` are accepted too)."""
+        found = self._wonders.get((name, side))
+        if found is not None:  # the catalogue's own spelling, as records and bots write it: one look-up
+            return found
         side_key = {"a": "day", "b": "night"}.get(side.casefold(), side.casefold())
         if side_key not in SIDES:
             raise CatalogError(f"unknown Wonder side {side!r}: expected day or night", name=side)
